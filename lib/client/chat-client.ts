@@ -1,0 +1,170 @@
+import type { Advisor } from '../advisor/advisor.js';
+import type { ChatModel } from '../core/chat-model.js';
+import type { ChatOptions } from '../core/chat-options.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import type { Tool } from '../tools/tool.js';
+import type { ClientDefaults } from './client-defaults.js';
+import { PromptSpec } from './prompt-spec.js';
+import type { ToolLookup } from './tool-lookup.js';
+
+/**
+ * The entry point: a model with default advisors, tools and options. Every call is a cold
+ * Observable; nothing runs until it is subscribed, and each subscription is one call.
+ *
+ * @example
+ * ```ts
+ * import { ChatClient } from 'rx-advisors';
+ * import { MockChatModel } from 'rx-advisors/testing';
+ *
+ * const client = ChatClient.builder(MockChatModel.script([{ text: 'Hello!' }]))
+ *   .defaultSystem('Answer in English.')
+ *   .build();
+ * client.prompt('Hi').call().content().subscribe(console.log); // 'Hello!'
+ * ```
+ */
+export class ChatClient {
+  private constructor(private readonly defaults: ClientDefaults) {}
+
+  /**
+   * Starts configuring a client.
+   * @param model The chat model every call ends at.
+   * @returns A builder.
+   */
+  static builder(model: ChatModel): ChatClientBuilder {
+    return new ChatClientBuilder(model);
+  }
+
+  /**
+   * A client with no defaults.
+   * @param model The chat model.
+   * @returns A client.
+   */
+  static create(model: ChatModel): ChatClient {
+    return new ChatClientBuilder(model).build();
+  }
+
+  /** @internal */
+  static fromDefaults(defaults: ClientDefaults): ChatClient {
+    return new ChatClient(defaults);
+  }
+
+  /**
+   * Starts describing a call.
+   * @param text The user text (optional: use `.user()` or `.messages()` instead).
+   * @returns An immutable prompt spec.
+   */
+  prompt(text?: string): PromptSpec {
+    const spec = new PromptSpec(this.defaults);
+    return text === undefined ? spec : spec.user(text);
+  }
+
+  /**
+   * A builder prefilled with this client's defaults, to derive a variant.
+   * @returns A new builder.
+   */
+  mutate(): ChatClientBuilder {
+    return new ChatClientBuilder(this.defaults.model, this.defaults);
+  }
+}
+
+/**
+ * Configures a {@link ChatClient}. Each `default…` method adds to (lists) or merges over
+ * (records) what was set before.
+ *
+ * @example
+ * ```ts
+ * const client = ChatClient.builder(model)
+ *   .defaultSystem('Answer in English.')
+ *   .defaultAdvisors(new MessageChatMemoryAdvisor({ chatMemory }))
+ *   .defaultTools(getTime)
+ *   .build();
+ * ```
+ */
+export class ChatClientBuilder {
+  private state: ClientDefaults;
+
+  /** @internal */
+  constructor(model: ChatModel, defaults?: ClientDefaults) {
+    if (typeof model?.stream !== 'function') {
+      throw new InvalidOptionsError({ option: 'model', value: model, expected: 'a ChatModel (an object with stream())' });
+    }
+    this.state = defaults ?? {
+      model,
+      system: undefined,
+      advisors: [],
+      tools: [],
+      options: {},
+      advisorParams: {},
+      toolContext: {},
+      toolLookup: undefined,
+    };
+  }
+
+  /**
+   * @param text The system text of every call (a call's `.system()` replaces it).
+   * @returns this builder.
+   */
+  defaultSystem(text: string): this {
+    return this.set({ system: text });
+  }
+
+  /**
+   * @param advisors Advisors every call runs.
+   * @returns this builder.
+   */
+  defaultAdvisors(...advisors: Advisor[]): this {
+    return this.set({ advisors: [...this.state.advisors, ...advisors] });
+  }
+
+  /**
+   * @param tools Tools every call offers.
+   * @returns this builder.
+   */
+  defaultTools(...tools: Tool[]): this {
+    return this.set({ tools: [...this.state.tools, ...tools] });
+  }
+
+  /**
+   * @param options Model options of every call.
+   * @returns this builder.
+   */
+  defaultOptions(options: ChatOptions): this {
+    return this.set({ options: { ...this.state.options, ...options } });
+  }
+
+  /**
+   * @param params Advisor params of every call.
+   * @returns this builder.
+   */
+  defaultAdvisorParams(params: Readonly<Record<string, unknown>>): this {
+    return this.set({ advisorParams: { ...this.state.advisorParams, ...params } });
+  }
+
+  /**
+   * @param values Tool context values of every call.
+   * @returns this builder.
+   */
+  defaultToolContext(values: Readonly<Record<string, unknown>>): this {
+    return this.set({ toolContext: { ...this.state.toolContext, ...values } });
+  }
+
+  /**
+   * @param registry Where `prompt().toolNames(...)` looks tools up (a `ToolRegistry`).
+   * @returns this builder.
+   */
+  defaultToolRegistry(registry: ToolLookup): this {
+    return this.set({ toolLookup: registry });
+  }
+
+  /**
+   * @returns The configured client.
+   */
+  build(): ChatClient {
+    return ChatClient.fromDefaults(this.state);
+  }
+
+  private set(changes: Partial<ClientDefaults>): this {
+    this.state = { ...this.state, ...changes };
+    return this;
+  }
+}

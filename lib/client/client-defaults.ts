@@ -1,0 +1,20 @@
+import type { Advisor } from '../advisor/advisor.js';
+import type { ChatModel } from '../core/chat-model.js';
+import type { ChatOptions } from '../core/chat-options.js';
+import type { Tool } from '../tools/tool.js';
+import type { ToolLookup } from './tool-lookup.js';
+
+/**
+ * What a built ChatClient applies to every call.
+ * @internal
+ */
+export interface ClientDefaults {
+  readonly model: ChatModel;
+  readonly system: string | undefined;
+  readonly advisors: readonly Advisor[];
+  readonly tools: readonly Tool[];
+  readonly options: ChatOptions;
+  readonly advisorParams: Readonly<Record<string, unknown>>;
+  readonly toolContext: Readonly<Record<string, unknown>>;
+  readonly toolLookup: ToolLookup | undefined;
+}

@@ -1,0 +1,209 @@
+import { defer, type Observable } from 'rxjs';
+import type { Advisor } from '../advisor/advisor.js';
+import { createAdvisorChain } from '../advisor/advisor-chain.js';
+import type { ChatChunk } from '../core/chat-chunk.js';
+import type { ChatOptions } from '../core/chat-options.js';
+import { ChatRequest } from '../core/chat-request.js';
+import type { Message } from '../core/message.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import type { Tool } from '../tools/tool.js';
+import { CallResponseSpec } from './call-response-spec.js';
+import type { ClientDefaults } from './client-defaults.js';
+import { resolveAdvisors } from './resolve-advisors.js';
+import { StreamResponseSpec } from './stream-response-spec.js';
+
+interface PromptState {
+  readonly system: string | undefined;
+  readonly messages: readonly Message[];
+  readonly user: string | undefined;
+  readonly tools: readonly Tool[];
+  readonly toolNames: readonly string[];
+  readonly toolContext: Readonly<Record<string, unknown>>;
+  readonly advisors: readonly Advisor[];
+  readonly advisorParams: Readonly<Record<string, unknown>>;
+  readonly options: ChatOptions;
+}
+
+const EMPTY: PromptState = {
+  system: undefined,
+  messages: [],
+  user: undefined,
+  tools: [],
+  toolNames: [],
+  toolContext: {},
+  advisors: [],
+  advisorParams: {},
+  options: {},
+};
+
+/**
+ * One call being described: an immutable builder (every method returns a new spec), so
+ * a spec can be reused and its Observables re-subscribed. Messages are sent as: system,
+ * `messages(...)`, then the user text.
+ *
+ * @example
+ * ```ts
+ * client
+ *   .prompt()
+ *   .system('Be brief.')
+ *   .user('What time is it in Paris?')
+ *   .advisorParams({ conversationId: 'c1' })
+ *   .call()
+ *   .content();
+ * ```
+ */
+export class PromptSpec {
+  /** @internal */
+  constructor(
+    private readonly defaults: ClientDefaults,
+    private readonly state: PromptState = EMPTY,
+  ) {}
+
+  /**
+   * Sets the system text of this call (replaces the client's default system text).
+   * @param text The system instruction.
+   * @returns A new spec.
+   */
+  system(text: string): PromptSpec {
+    return this.with({ system: text });
+  }
+
+  /**
+   * Sets the user text of this call.
+   * @param text The user's message.
+   * @returns A new spec.
+   */
+  user(text: string): PromptSpec {
+    return this.with({ user: text });
+  }
+
+  /**
+   * Adds messages (history, few-shot examples) between the system text and the user text.
+   * @param messages Messages to add.
+   * @returns A new spec.
+   */
+  messages(...messages: Message[]): PromptSpec {
+    return this.with({ messages: [...this.state.messages, ...messages] });
+  }
+
+  /**
+   * Adds tools the model may call in this call, besides the client's default tools.
+   * @param tools Tools to offer.
+   * @returns A new spec.
+   */
+  tools(...tools: Tool[]): PromptSpec {
+    return this.with({ tools: [...this.state.tools, ...tools] });
+  }
+
+  /**
+   * Adds tools by name, from the client's tool registry (`defaultToolRegistry`).
+   * @param names Registered tool names.
+   * @returns A new spec.
+   */
+  toolNames(...names: string[]): PromptSpec {
+    return this.with({ toolNames: [...this.state.toolNames, ...names] });
+  }
+
+  /**
+   * Values every tool of this call receives as `ToolContext.values`.
+   * @param values Merged over the client's default tool context.
+   * @returns A new spec.
+   */
+  toolContext(values: Readonly<Record<string, unknown>>): PromptSpec {
+    return this.with({ toolContext: { ...this.state.toolContext, ...values } });
+  }
+
+  /**
+   * Adds advisors for this call, besides the client's default advisors.
+   * @param advisors Advisors to add.
+   * @returns A new spec.
+   */
+  advisors(...advisors: Advisor[]): PromptSpec {
+    return this.with({ advisors: [...this.state.advisors, ...advisors] });
+  }
+
+  /**
+   * Advisor parameters of this call; they land in `request.context`.
+   * @param params Merged over the client's default advisor params.
+   * @returns A new spec.
+   */
+  advisorParams(params: Readonly<Record<string, unknown>>): PromptSpec {
+    return this.with({ advisorParams: { ...this.state.advisorParams, ...params } });
+  }
+
+  /**
+   * Model options of this call.
+   * @param options Merged over the client's default options.
+   * @returns A new spec.
+   */
+  options(options: ChatOptions): PromptSpec {
+    return this.with({ options: { ...this.state.options, ...options } });
+  }
+
+  /**
+   * Describes the call's aggregated result.
+   * @returns The call response spec (`content()`, `chatResponse()`, `entity()`).
+   */
+  call(): CallResponseSpec {
+    return new CallResponseSpec((extra) => this.run(extra));
+  }
+
+  /**
+   * Describes the call's streamed result.
+   * @returns The stream response spec (`content()`, `chunks()`).
+   */
+  stream(): StreamResponseSpec {
+    return new StreamResponseSpec((extra) => this.run(extra));
+  }
+
+  private with(changes: Partial<PromptState>): PromptSpec {
+    return new PromptSpec(this.defaults, { ...this.state, ...changes });
+  }
+
+  private run(extraAdvisors: readonly Advisor[] = []): Observable<ChatChunk> {
+    return defer(() => {
+      const request = this.createRequest();
+      const advisors = resolveAdvisors({
+        advisors: [...this.defaults.advisors, ...this.state.advisors, ...extraAdvisors],
+        request,
+      });
+      return createAdvisorChain({ advisors, model: this.defaults.model }).next(request);
+    });
+  }
+
+  private createRequest(): ChatRequest {
+    const { defaults, state } = this;
+    const messages: Message[] = [];
+    const system = state.system ?? defaults.system;
+    if (system !== undefined) messages.push({ role: 'system', content: system });
+    messages.push(...state.messages);
+    if (state.user !== undefined) messages.push({ role: 'user', content: state.user });
+    return ChatRequest.create({
+      messages,
+      options: { ...defaults.options, ...state.options },
+      tools: [...defaults.tools, ...state.tools, ...this.lookupTools()],
+      context: new Map(Object.entries({ ...defaults.advisorParams, ...state.advisorParams })),
+      toolContext: { ...defaults.toolContext, ...state.toolContext },
+    });
+  }
+
+  private lookupTools(): Tool[] {
+    const { toolNames } = this.state;
+    if (toolNames.length === 0) return [];
+    const lookup = this.defaults.toolLookup;
+    return toolNames.map((name) => {
+      const found = lookup?.get(name);
+      if (found === undefined) {
+        throw new InvalidOptionsError({
+          option: 'toolNames',
+          value: name,
+          expected:
+            lookup === undefined
+              ? 'no names: this client has no tool registry (set one with defaultToolRegistry)'
+              : 'the name of a tool registered in the client tool registry',
+        });
+      }
+      return found;
+    });
+  }
+}

@@ -1,0 +1,158 @@
+import type { ReasoningPart, ToolCall } from './message.js';
+import type { Usage } from './usage.js';
+
+/**
+ * Why a model stopped. `return-direct` is set by the tool loop when a return-direct
+ * tool ended it; `error` when a stream ended on a reported failure.
+ */
+export type FinishReason =
+  | 'stop'
+  | 'length'
+  | 'tool-calls'
+  | 'content-filter'
+  | 'return-direct'
+  | 'error'
+  | 'other';
+
+/**
+ * A piece of answer text.
+ * @example
+ * ```ts
+ * import type { TextDeltaChunk } from 'rx-advisors';
+ * const chunk: TextDeltaChunk = { type: 'text-delta', text: 'Hel' };
+ * ```
+ */
+export interface TextDeltaChunk {
+  type: 'text-delta';
+  text: string;
+}
+
+/** A piece of model reasoning ("thinking") text. */
+export interface ReasoningDeltaChunk {
+  type: 'reasoning-delta';
+  text: string;
+}
+
+/**
+ * A complete reasoning block, emitted once it ends, with the provider's signature when
+ * there is one; the aggregated assistant message keeps it for the next round.
+ */
+export interface ReasoningChunk extends ReasoningPart {
+  type: 'reasoning';
+}
+
+/**
+ * A fragment of a tool call being streamed: `id` and `name` come with the first
+ * fragment of an `index`, `argumentsDelta` pieces concatenate to the JSON arguments.
+ */
+export interface ToolCallDeltaChunk {
+  type: 'tool-call-delta';
+  index: number;
+  id?: string;
+  name?: string;
+  argumentsDelta: string;
+}
+
+/**
+ * A complete tool call, emitted once its arguments are complete (flat: `{ type, id, name, arguments }`).
+ * @example
+ * ```ts
+ * import type { ToolCallChunk } from 'rx-advisors';
+ * const chunk: ToolCallChunk = { type: 'tool-call', id: 'c1', name: 'getTime', arguments: '{}' };
+ * ```
+ */
+export interface ToolCallChunk extends ToolCall {
+  type: 'tool-call';
+}
+
+/** The result of a tool the loop ran (sent outbound only with `emitToolEvents`). */
+export interface ToolResultChunk {
+  type: 'tool-result';
+  id: string;
+  name: string;
+  content: string;
+  isError?: boolean;
+}
+
+/** Token usage of the model calls behind the stream so far that no earlier usage chunk reported. */
+export interface UsageChunk {
+  type: 'usage';
+  usage: Usage;
+}
+
+/** Response metadata: provider response id, model, and (from recursive advisors) the model calls made. */
+export interface MetadataChunk {
+  type: 'metadata';
+  id?: string;
+  model?: string;
+  /** Model calls behind this stream, set by recursive advisors (tool loop, retries). */
+  rounds?: number;
+}
+
+/** Why the stream ended. Always the last chunk of a stream. */
+export interface FinishChunk {
+  type: 'finish';
+  reason: FinishReason;
+}
+
+/** A tool-loop round (model call) begins; `round` counts from 1. */
+export interface RoundStartChunk {
+  type: 'round-start';
+  round: number;
+}
+
+/** A tool-loop round ends. */
+export interface RoundEndChunk {
+  type: 'round-end';
+  round: number;
+  finishReason: FinishReason;
+}
+
+/**
+ * A recursive advisor is about to try again: whatever a client showed of the previous
+ * attempt should be dropped.
+ */
+export interface RetryChunk {
+  type: 'retry';
+  /** The attempt that starts now, counting from 1 (so the first retry is 2). */
+  attempt: number;
+  /** Why the previous attempt was rejected. */
+  reason: string;
+  /** Which advisor retries. */
+  advisor: string;
+}
+
+/**
+ * The unit of every stream: a discriminated union on `type`. Chunks are plain,
+ * serialisable objects.
+ *
+ * @example
+ * ```ts
+ * import type { ChatChunk } from 'rx-advisors';
+ *
+ * function describe(chunk: ChatChunk): string {
+ *   switch (chunk.type) {
+ *     case 'text-delta':
+ *       return chunk.text;
+ *     default:
+ *       return `[${chunk.type}]`;
+ *   }
+ * }
+ * ```
+ */
+export type ChatChunk =
+  | TextDeltaChunk
+  | ReasoningDeltaChunk
+  | ReasoningChunk
+  | ToolCallDeltaChunk
+  | ToolCallChunk
+  | ToolResultChunk
+  | UsageChunk
+  | MetadataChunk
+  | FinishChunk
+  | RoundStartChunk
+  | RoundEndChunk
+  | RetryChunk;
+
+/** The `type` values of {@link ChatChunk}. */
+export type ChatChunkType = ChatChunk['type'];

@@ -1,0 +1,34 @@
+import type { Observable } from 'rxjs';
+import type { ChatChunk } from './chat-chunk.js';
+import type { ChatRequest } from './chat-request.js';
+
+/**
+ * A chat model: one cold Observable of chunks per call. Nothing happens until
+ * subscription; each subscription is one model call; unsubscribing aborts it. A model
+ * never runs tools: it reports tool calls as chunks, and the tool loop advisor runs them.
+ *
+ * @example
+ * ```ts
+ * import { of } from 'rxjs';
+ * import type { ChatModel } from 'rx-advisors';
+ *
+ * const echo: ChatModel = {
+ *   provider: 'echo',
+ *   stream: (request) =>
+ *     of(
+ *       { type: 'text-delta', text: request.lastUserText ?? '' },
+ *       { type: 'finish', reason: 'stop' },
+ *     ),
+ * };
+ * ```
+ */
+export interface ChatModel {
+  /** The provider's name (`'openai'`, `'anthropic'`, `'mock'`…). */
+  readonly provider: string;
+  /**
+   * Streams one model call.
+   * @param request The request to send.
+   * @returns A cold Observable whose last chunk is a `finish` chunk.
+   */
+  stream(request: ChatRequest): Observable<ChatChunk>;
+}

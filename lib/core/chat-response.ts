@@ -1,0 +1,33 @@
+import type { FinishReason } from './chat-chunk.js';
+import type { AssistantMessage } from './message.js';
+import type { Usage } from './usage.js';
+
+/**
+ * What a whole stream aggregates to.
+ *
+ * @example
+ * ```ts
+ * import type { ChatResponse } from 'rx-advisors';
+ *
+ * client.prompt('hi').call().chatResponse().subscribe((response: ChatResponse) => {
+ *   console.log(response.text, response.usage.totalTokens, response.metadata.rounds);
+ * });
+ * ```
+ */
+export interface ChatResponse {
+  /** The assistant message: text, tool calls (when the caller drives the loop), reasoning blocks. */
+  message: AssistantMessage;
+  /** Equal to `message.content`. */
+  text: string;
+  /** All reasoning text of the stream, when there was any. */
+  reasoning?: string;
+  /** Accumulated over every model call behind this response. */
+  usage: Usage;
+  finishReason: FinishReason;
+  metadata: {
+    id?: string;
+    model?: string;
+    /** The model calls made. */
+    rounds: number;
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * A tool call the model asked for.
+ *
+ * @example
+ * ```ts
+ * import type { ToolCall } from 'rx-advisors';
+ *
+ * const call: ToolCall = { id: 'call_1', name: 'getTime', arguments: '{"city":"Paris"}' };
+ * ```
+ */
+export interface ToolCall {
+  /** The provider's id for this call; a tool result answers it with `toolCallId`. */
+  id: string;
+  /** The tool's name. */
+  name: string;
+  /** The JSON text of the arguments, exactly as the model sent it. */
+  arguments: string;
+}
+
+/**
+ * One block of model reasoning, kept so that providers that require it (Anthropic
+ * extended thinking) can be sent it back in the next round.
+ */
+export interface ReasoningPart {
+  /** The reasoning text (empty for redacted blocks). */
+  text: string;
+  /** The provider's signature over the block, when it sends one. */
+  signature?: string;
+  /** Opaque redacted reasoning data, when the provider redacted the block. */
+  redactedData?: string;
+}
+
+/**
+ * A system instruction.
+ * @example
+ * ```ts
+ * import type { SystemMessage } from 'rx-advisors';
+ * const m: SystemMessage = { role: 'system', content: 'Answer in English.' };
+ * ```
+ */
+export interface SystemMessage {
+  role: 'system';
+  content: string;
+}
+
+/**
+ * A message from the user.
+ * @example
+ * ```ts
+ * import type { UserMessage } from 'rx-advisors';
+ * const m: UserMessage = { role: 'user', content: 'What time is it in Paris?' };
+ * ```
+ */
+export interface UserMessage {
+  role: 'user';
+  content: string;
+}
+
+/**
+ * A message from the model: text and, optionally, the tool calls it asked for.
+ * @example
+ * ```ts
+ * import type { AssistantMessage } from 'rx-advisors';
+ * const m: AssistantMessage = {
+ *   role: 'assistant',
+ *   content: '',
+ *   toolCalls: [{ id: 'call_1', name: 'getTime', arguments: '{"city":"Paris"}' }],
+ * };
+ * ```
+ */
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string;
+  toolCalls?: ToolCall[];
+  /** Reasoning blocks to send back to providers that need them. */
+  reasoning?: ReasoningPart[];
+}
+
+/**
+ * The result of one tool call, sent back to the model.
+ * @example
+ * ```ts
+ * import type { ToolMessage } from 'rx-advisors';
+ * const m: ToolMessage = { role: 'tool', toolCallId: 'call_1', name: 'getTime', content: '12:00' };
+ * ```
+ */
+export interface ToolMessage {
+  role: 'tool';
+  toolCallId: string;
+  name: string;
+  content: string;
+  /** `true` when the tool failed and `content` is the error text the model should see. */
+  isError?: boolean;
+}
+
+/**
+ * A provider-neutral chat message, discriminated on `role`.
+ * @example
+ * ```ts
+ * import type { Message } from 'rx-advisors';
+ * const history: Message[] = [
+ *   { role: 'system', content: 'Be brief.' },
+ *   { role: 'user', content: 'Hi' },
+ * ];
+ * ```
+ */
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** The `role` values of {@link Message}. */
+export type MessageRole = Message['role'];

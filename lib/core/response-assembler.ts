@@ -1,0 +1,158 @@
+import type { ChatChunk, FinishReason } from './chat-chunk.js';
+import type { ChatResponse } from './chat-response.js';
+import type { AssistantMessage, ReasoningPart, ToolCall } from './message.js';
+import { emptyUsage } from './usage.js';
+import { UsageAccumulator } from './usage-accumulator.js';
+
+interface PendingCall {
+  id: string | undefined;
+  name: string | undefined;
+  arguments: string;
+}
+
+/**
+ * Folds chunks into a `ChatResponse`, one chunk at a time, without per-chunk
+ * allocation for text. Reused by `aggregate()` and by advisors that assemble rounds.
+ *
+ * @example
+ * ```ts
+ * import { ResponseAssembler } from 'rx-advisors';
+ *
+ * const assembler = new ResponseAssembler();
+ * assembler.add({ type: 'text-delta', text: 'Hi' }).add({ type: 'finish', reason: 'stop' });
+ * assembler.build().text; // 'Hi'
+ * ```
+ */
+export class ResponseAssembler {
+  private text = '';
+  private reasoning = '';
+  private reasoningParts: ReasoningPart[] | undefined;
+  private toolCalls: ToolCall[] | undefined;
+  private pending: PendingCall[] | undefined;
+  private usage: UsageAccumulator | undefined;
+  private finishReason: FinishReason | undefined;
+  private id: string | undefined;
+  private model: string | undefined;
+  private rounds: number | undefined;
+
+  /**
+   * Folds one chunk in.
+   * @param chunk The next chunk of the stream.
+   * @returns this, for chaining (and for use as a `reduce` accumulator).
+   */
+  add(chunk: ChatChunk): this {
+    switch (chunk.type) {
+      case 'text-delta':
+        this.text += chunk.text;
+        break;
+      case 'reasoning-delta':
+        this.reasoning += chunk.text;
+        break;
+      case 'reasoning':
+        (this.reasoningParts ??= []).push(toReasoningPart(chunk));
+        break;
+      case 'tool-call-delta':
+        this.addToolCallDelta(chunk.index, chunk.id, chunk.name, chunk.argumentsDelta);
+        break;
+      case 'tool-call':
+        (this.toolCalls ??= []).push({ id: chunk.id, name: chunk.name, arguments: chunk.arguments });
+        break;
+      case 'usage':
+        (this.usage ??= new UsageAccumulator()).add(chunk.usage);
+        break;
+      case 'metadata':
+        if (chunk.id !== undefined) this.id = chunk.id;
+        if (chunk.model !== undefined) this.model = chunk.model;
+        if (chunk.rounds !== undefined) this.rounds = chunk.rounds;
+        break;
+      case 'finish':
+        this.finishReason = chunk.reason;
+        break;
+      case 'retry':
+        // A new attempt replaces what the previous one said; usage and metadata stay.
+        this.text = '';
+        this.reasoning = '';
+        this.reasoningParts = undefined;
+        this.toolCalls = undefined;
+        this.pending = undefined;
+        break;
+      case 'tool-result':
+      case 'round-start':
+      case 'round-end':
+        break;
+      default:
+        assertNever(chunk);
+    }
+    return this;
+  }
+
+  /** The text assembled so far. */
+  get currentText(): string {
+    return this.text;
+  }
+
+  /**
+   * The tool calls seen so far: the complete `tool-call` chunks when there are any,
+   * otherwise the calls assembled from `tool-call-delta` fragments by index.
+   * @returns A new array (empty when there were none).
+   */
+  collectToolCalls(): ToolCall[] {
+    if (this.toolCalls !== undefined) return this.toolCalls.slice();
+    if (this.pending === undefined) return [];
+    const calls: ToolCall[] = [];
+    this.pending.forEach((call, index) => {
+      calls.push({ id: call.id ?? `call_${index}`, name: call.name ?? '', arguments: call.arguments });
+    });
+    return calls;
+  }
+
+  /**
+   * The response so far.
+   * @returns A new `ChatResponse`; a stream without a finish chunk reports `'other'`.
+   */
+  build(): ChatResponse {
+    const message: AssistantMessage = { role: 'assistant', content: this.text };
+    const toolCalls = this.collectToolCalls();
+    if (toolCalls.length > 0) message.toolCalls = toolCalls;
+    if (this.reasoningParts !== undefined) message.reasoning = this.reasoningParts.slice();
+    const response: ChatResponse = {
+      message,
+      text: this.text,
+      usage: this.usage?.total ?? emptyUsage(),
+      finishReason: this.finishReason ?? 'other',
+      metadata: { rounds: this.rounds ?? 1 },
+    };
+    if (this.reasoning !== '') response.reasoning = this.reasoning;
+    if (this.id !== undefined) response.metadata.id = this.id;
+    if (this.model !== undefined) response.metadata.model = this.model;
+    return response;
+  }
+
+  private addToolCallDelta(
+    index: number,
+    id: string | undefined,
+    name: string | undefined,
+    argumentsDelta: string,
+  ): void {
+    const pending = (this.pending ??= []);
+    const call = pending[index];
+    if (call === undefined) {
+      pending[index] = { id, name, arguments: argumentsDelta };
+      return;
+    }
+    if (call.id === undefined && id !== undefined) call.id = id;
+    if (call.name === undefined && name !== undefined) call.name = name;
+    call.arguments += argumentsDelta;
+  }
+}
+
+function toReasoningPart(chunk: ReasoningPart): ReasoningPart {
+  const part: ReasoningPart = { text: chunk.text };
+  if (chunk.signature !== undefined) part.signature = chunk.signature;
+  if (chunk.redactedData !== undefined) part.redactedData = chunk.redactedData;
+  return part;
+}
+
+function assertNever(value: never): never {
+  throw new TypeError(`Unknown chunk type: ${JSON.stringify(value)}`);
+}

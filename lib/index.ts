@@ -1,0 +1,62 @@
+// rx-advisors: the core entry point. Explicit re-exports, grouped by role.
+
+// Data model
+export type {
+  AssistantMessage,
+  Message,
+  MessageRole,
+  ReasoningPart,
+  SystemMessage,
+  ToolCall,
+  ToolMessage,
+  UserMessage,
+} from './core/message.js';
+export type {
+  ChatChunk,
+  ChatChunkType,
+  FinishChunk,
+  FinishReason,
+  MetadataChunk,
+  ReasoningChunk,
+  ReasoningDeltaChunk,
+  RetryChunk,
+  RoundEndChunk,
+  RoundStartChunk,
+  TextDeltaChunk,
+  ToolCallChunk,
+  ToolCallDeltaChunk,
+  ToolResultChunk,
+  UsageChunk,
+} from './core/chat-chunk.js';
+export type { ChatOptions, ResponseFormat, ToolChoice } from './core/chat-options.js';
+export { ChatRequest, type ChatRequestInit } from './core/chat-request.js';
+export type { ChatResponse } from './core/chat-response.js';
+export type { ChatModel } from './core/chat-model.js';
+export type { JsonSchema, ToolDefinition } from './core/tool-definition.js';
+export { emptyUsage, type Usage } from './core/usage.js';
+export { UsageAccumulator } from './core/usage-accumulator.js';
+export { ResponseAssembler } from './core/response-assembler.js';
+export { aggregate } from './core/aggregate.js';
+
+// Advisors and the chain
+export type { Advisor, AdvisorChain } from './advisor/advisor.js';
+export { Order } from './advisor/order.js';
+export { createAdvisorChain, sortAdvisors, type CreateAdvisorChainOptions } from './advisor/advisor-chain.js';
+export { advisor, type AdvisorOptions } from './advisor/advisor-fn.js';
+
+// Client
+export { ChatClient, ChatClientBuilder } from './client/chat-client.js';
+export { PromptSpec } from './client/prompt-spec.js';
+export { CallResponseSpec } from './client/call-response-spec.js';
+export { StreamResponseSpec } from './client/stream-response-spec.js';
+export { AdvisorParams } from './client/advisor-params.js';
+export type { ToolLookup } from './client/tool-lookup.js';
+
+// Tools
+export type { Tool, ToolContext, ToolOutput } from './tools/tool.js';
+
+// Errors
+export { RxAdvisorsError, type RxAdvisorsErrorOptions } from './errors/rx-advisors-error.js';
+export { InvalidOptionsError } from './errors/invalid-options-error.js';
+export { ProviderError, type ProviderErrorOptions } from './errors/provider-error.js';
+export { ToolLoopLimitError } from './errors/tool-loop-limit-error.js';
