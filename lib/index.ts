@@ -41,7 +41,11 @@ export { aggregate } from './core/aggregate.js';
 // Advisors and the chain
 export type { Advisor, AdvisorChain } from './advisor/advisor.js';
 export { Order } from './advisor/order.js';
-export { createAdvisorChain, sortAdvisors, type CreateAdvisorChainOptions } from './advisor/advisor-chain.js';
+export {
+  createAdvisorChain,
+  sortAdvisors,
+  type CreateAdvisorChainOptions,
+} from './advisor/advisor-chain.js';
 export { advisor, type AdvisorOptions } from './advisor/advisor-fn.js';
 
 // Client

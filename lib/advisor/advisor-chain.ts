@@ -85,7 +85,11 @@ class ChainLink implements AdvisorChain {
 
 function validateAdvisor(advisor: Advisor): void {
   if (typeof advisor?.advise !== 'function') {
-    throw new InvalidOptionsError({ option: 'advisors', value: advisor, expected: 'objects with an advise() method' });
+    throw new InvalidOptionsError({
+      option: 'advisors',
+      value: advisor,
+      expected: 'objects with an advise() method',
+    });
   }
   if (typeof advisor.order !== 'number' || Number.isNaN(advisor.order)) {
     throw new InvalidOptionsError({

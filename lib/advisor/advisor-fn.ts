@@ -46,7 +46,11 @@ export function advisor(options: AdvisorOptions): Advisor {
     throw new InvalidOptionsError({ option: 'name', value: name, expected: 'a non-empty string' });
   }
   if (typeof order !== 'number' || Number.isNaN(order)) {
-    throw new InvalidOptionsError({ option: 'order', value: order, expected: 'a number (see Order)' });
+    throw new InvalidOptionsError({
+      option: 'order',
+      value: order,
+      expected: 'a number (see Order)',
+    });
   }
   return {
     name,

@@ -86,7 +86,11 @@ export class ChatClientBuilder {
   /** @internal */
   constructor(model: ChatModel, defaults?: ClientDefaults) {
     if (typeof model?.stream !== 'function') {
-      throw new InvalidOptionsError({ option: 'model', value: model, expected: 'a ChatModel (an object with stream())' });
+      throw new InvalidOptionsError({
+        option: 'model',
+        value: model,
+        expected: 'a ChatModel (an object with stream())',
+      });
     }
     this.state = defaults ?? {
       model,

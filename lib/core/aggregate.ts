@@ -26,7 +26,10 @@ export function aggregate(): OperatorFunction<ChatChunk, ChatResponse> {
   return (source) =>
     defer(() =>
       source.pipe(
-        reduce((assembler: ResponseAssembler, chunk: ChatChunk) => assembler.add(chunk), new ResponseAssembler()),
+        reduce(
+          (assembler: ResponseAssembler, chunk: ChatChunk) => assembler.add(chunk),
+          new ResponseAssembler(),
+        ),
         map((assembler) => assembler.build()),
       ),
     );

@@ -6,13 +6,7 @@ import type { Usage } from './usage.js';
  * tool ended it; `error` when a stream ended on a reported failure.
  */
 export type FinishReason =
-  | 'stop'
-  | 'length'
-  | 'tool-calls'
-  | 'content-filter'
-  | 'return-direct'
-  | 'error'
-  | 'other';
+  'stop' | 'length' | 'tool-calls' | 'content-filter' | 'return-direct' | 'error' | 'other';
 
 /**
  * A piece of answer text.

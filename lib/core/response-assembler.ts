@@ -55,7 +55,11 @@ export class ResponseAssembler {
         this.addToolCallDelta(chunk.index, chunk.id, chunk.name, chunk.argumentsDelta);
         break;
       case 'tool-call':
-        (this.toolCalls ??= []).push({ id: chunk.id, name: chunk.name, arguments: chunk.arguments });
+        (this.toolCalls ??= []).push({
+          id: chunk.id,
+          name: chunk.name,
+          arguments: chunk.arguments,
+        });
         break;
       case 'usage':
         (this.usage ??= new UsageAccumulator()).add(chunk.usage);
@@ -101,7 +105,11 @@ export class ResponseAssembler {
     if (this.pending === undefined) return [];
     const calls: ToolCall[] = [];
     this.pending.forEach((call, index) => {
-      calls.push({ id: call.id ?? `call_${index}`, name: call.name ?? '', arguments: call.arguments });
+      calls.push({
+        id: call.id ?? `call_${index}`,
+        name: call.name ?? '',
+        arguments: call.arguments,
+      });
     });
     return calls;
   }

@@ -56,7 +56,8 @@ export class UsageAccumulator {
       totalTokens: this.sums.totalTokens,
     };
     if (this.sums.cacheReadTokens !== undefined) total.cacheReadTokens = this.sums.cacheReadTokens;
-    if (this.sums.cacheWriteTokens !== undefined) total.cacheWriteTokens = this.sums.cacheWriteTokens;
+    if (this.sums.cacheWriteTokens !== undefined)
+      total.cacheWriteTokens = this.sums.cacheWriteTokens;
     if (this.sums.reasoningTokens !== undefined) total.reasoningTokens = this.sums.reasoningTokens;
     return total;
   }

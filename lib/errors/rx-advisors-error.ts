@@ -6,7 +6,11 @@ const MARKER = Symbol.for('rx-advisors.error');
  * @internal
  */
 export function hasErrorMarker(error: unknown, marker: symbol): boolean {
-  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[marker] === true
+  );
 }
 
 /** Options every rx-advisors error accepts. */
@@ -30,7 +34,6 @@ export interface RxAdvisorsErrorOptions {
  * ```
  */
 export class RxAdvisorsError extends Error {
-
   /**
    * @param message What failed, the bad value and what to do.
    * @param options The cause, when there is one.

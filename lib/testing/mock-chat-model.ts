@@ -57,12 +57,18 @@ export class MockChatModel implements ChatModel {
    * @returns A new model.
    */
   static script(rounds: readonly MockRound[], options: MockChatModelOptions = {}): MockChatModel {
-    if (!Array.isArray(rounds)) {
-      throw new InvalidOptionsError({ option: 'rounds', value: rounds, expected: 'an array of MockRound' });
+    const given: unknown = rounds;
+    if (!Array.isArray(given)) {
+      throw new InvalidOptionsError({
+        option: 'rounds',
+        value: rounds,
+        expected: 'an array of MockRound',
+      });
     }
     const exhausted = options.onExhausted ?? 'error';
     return new MockChatModel((_request, call) => {
-      const round = rounds[call - 1] ?? (exhausted === 'repeat-last' ? rounds.at(-1) : undefined);
+      const round =
+        rounds[call - 1] ?? (exhausted === 'repeat-last' ? rounds[rounds.length - 1] : undefined);
       if (round === undefined) {
         return throwError(
           () =>
@@ -91,7 +97,10 @@ export class MockChatModel implements ChatModel {
    * });
    * ```
    */
-  static fromStreams(streams: readonly Observable<ChatChunk>[], options: MockChatModelOptions = {}): MockChatModel {
+  static fromStreams(
+    streams: readonly Observable<ChatChunk>[],
+    options: MockChatModelOptions = {},
+  ): MockChatModel {
     return new MockChatModel(
       (_request, call) =>
         streams[call - 1] ??
@@ -147,14 +156,18 @@ export class MockChatModel implements ChatModel {
       interval === undefined
         ? from(chunks)
         : from(chunks).pipe(
-            concatMap((chunk, index) => (index === 0 ? of(chunk) : timer(interval).pipe(map(() => chunk)))),
+            concatMap((chunk, index) =>
+              index === 0 ? of(chunk) : timer(interval).pipe(map(() => chunk)),
+            ),
           );
     if (round.error !== undefined) {
       const error = round.error;
       chunks$ = concat(
         chunks$,
         throwError(() =>
-          typeof error === 'string' ? new ProviderError({ provider: this.provider, message: error }) : error,
+          typeof error === 'string'
+            ? new ProviderError({ provider: this.provider, message: error })
+            : error,
         ),
       );
     }

@@ -65,6 +65,8 @@ function completeUsage(usage: Partial<Usage>): Usage {
   const { inputTokens, outputTokens } = usage;
   const totalTokens =
     usage.totalTokens ??
-    (inputTokens !== undefined && outputTokens !== undefined ? inputTokens + outputTokens : undefined);
+    (inputTokens !== undefined && outputTokens !== undefined
+      ? inputTokens + outputTokens
+      : undefined);
   return { ...usage, inputTokens, outputTokens, totalTokens };
 }

@@ -34,7 +34,7 @@ export interface MockRound {
    * Fail after the chunks above instead of finishing: an Error is emitted as is, a string
    * becomes a non-retryable `ProviderError` from provider `mock`.
    */
-  error?: unknown;
+  error?: Error | string;
   /** Milliseconds (RxJS time, so virtual in marble tests) before the first chunk. */
   delay?: number;
   /** Milliseconds (RxJS time) between chunks. */

@@ -1,0 +1,58 @@
+// @ts-check
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import rxjsX from 'eslint-plugin-rxjs-x';
+import tseslint from 'typescript-eslint';
+
+export default defineConfig(
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'coverage/**',
+      'scratch/**',
+      'test-output/**',
+      '**/*.mjs',
+      '**/*.js',
+      '**/*.cjs',
+    ],
+  },
+  {
+    files: ['**/*.ts'],
+    extends: [
+      js.configs.recommended,
+      tseslint.configs.recommendedTypeChecked,
+      rxjsX.configs.recommended,
+    ],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+    },
+  },
+  {
+    // Tests, examples and benchmarks may subscribe freely and use loose test doubles.
+    files: [
+      'spec/**/*.ts',
+      'marble-tests/**/*.ts',
+      'examples/**/*.ts',
+      'bench/**/*.ts',
+      'scripts/**/*.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      'rxjs-x/no-ignored-subscription': 'off',
+      'rxjs-x/no-topromise': 'off',
+    },
+  },
+);
