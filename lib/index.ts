@@ -47,6 +47,7 @@ export {
   type CreateAdvisorChainOptions,
 } from './advisor/advisor-chain.js';
 export { advisor, type AdvisorOptions } from './advisor/advisor-fn.js';
+export { ContextKeys, type ConversationHistoryAware } from './advisor/context-keys.js';
 
 // Client
 export { ChatClient, ChatClientBuilder } from './client/chat-client.js';
@@ -64,3 +65,9 @@ export { RxAdvisorsError, type RxAdvisorsErrorOptions } from './errors/rx-adviso
 export { InvalidOptionsError } from './errors/invalid-options-error.js';
 export { ProviderError, type ProviderErrorOptions } from './errors/provider-error.js';
 export { ToolLoopLimitError } from './errors/tool-loop-limit-error.js';
+
+// ---- Tool loop (issue 3: tool-calling helper) ----
+
+// ---- Structured output and recursive advisors (issue 4: structured-output helper) ----
+
+// ---- Memory (issue 6: memory helper) ----
