@@ -1,9 +1,9 @@
 import type { Config } from 'jest';
 
-// Tests run through ts-jest in transpile-only mode: type checking is the job of
+// Tests run through ts-jest; tsconfig.json sets isolatedModules, so ts-jest transpiles only: type checking is the job of
 // `npm run lint` (tsc --noEmit), which keeps the test run fast.
 const transform: Config['transform'] = {
-  '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
+  '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
 };
 // Sources import siblings with a `.js` suffix (required by the ESM build); map it back.
 const moduleNameMapper = { '^(\\.{1,2}/.*)\\.js$': '$1' };
