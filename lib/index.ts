@@ -47,6 +47,13 @@ export {
   type CreateAdvisorChainOptions,
 } from './advisor/advisor-chain.js';
 export { advisor, type AdvisorOptions } from './advisor/advisor-fn.js';
+export {
+  LoggerAdvisor,
+  type AdvisorLogger,
+  type LoggedRequest,
+  type LoggerAdvisorOptions,
+} from './advisor/logger-advisor.js';
+export { SafeGuardAdvisor, type SafeGuardAdvisorOptions } from './advisor/safe-guard-advisor.js';
 export { ContextKeys, type ConversationHistoryAware } from './advisor/context-keys.js';
 
 // Client

@@ -24,11 +24,24 @@ describe('the packed package', () => {
   beforeAll(() => {
     run(process.execPath, [join(root, 'scripts', 'build.mjs')], root);
     consumer = mkdtempSync(join(tmpdir(), 'rx-advisors-consumer-'));
-    const tarball = run('npm', ['pack', '--silent', '--pack-destination', consumer], root).trim().split('\n').pop()!;
-    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+    const tarball = run('npm', ['pack', '--silent', '--pack-destination', consumer], root)
+      .trim()
+      .split('\n')
+      .pop()!;
+    writeFileSync(
+      join(consumer, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true }),
+    );
     run(
       'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', join(consumer, tarball), 'rxjs@7.8.2'],
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        join(consumer, tarball),
+        'rxjs@7.8.2',
+      ],
       consumer,
     );
   }, 240_000);
@@ -44,7 +57,10 @@ describe('the packed package', () => {
   it.each(entryPoints)('%s loads with require() and with import', (entry) => {
     const cjs = run(
       process.execPath,
-      ['-e', `const m = require(${JSON.stringify(entry)}); console.log(Object.keys(m).sort().join(','))`],
+      [
+        '-e',
+        `const m = require(${JSON.stringify(entry)}); console.log(Object.keys(m).sort().join(','))`,
+      ],
       consumer,
     ).trim();
     const esm = run(
@@ -95,8 +111,10 @@ describe('the packed package', () => {
       if (typeof value !== 'object' || value === null) continue;
       const conditions = Object.keys(value);
       expect(conditions[0]).toBe('types');
-      const types = (value as Record<string, string>)['types']!;
-      expect(() => readFileSync(join(consumer, 'node_modules', 'rx-advisors', types))).not.toThrow();
+      const types = (value as Record<string, string>)['types'];
+      expect(() =>
+        readFileSync(join(consumer, 'node_modules', 'rx-advisors', types)),
+      ).not.toThrow();
     }
   });
 });
