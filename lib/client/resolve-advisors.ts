@@ -1,5 +1,11 @@
 import type { Advisor } from '../advisor/advisor.js';
+import type { ConversationHistoryAware } from '../advisor/context-keys.js';
+import { Order } from '../advisor/order.js';
 import type { ChatRequest } from '../core/chat-request.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { ToolCallingAdvisor } from '../tools/tool-calling-advisor.js';
+import type { ToolContributor } from '../tools/tool-contributor.js';
+import { AdvisorParams } from './advisor-params.js';
 
 /** Options of {@link resolveAdvisors}. */
 export interface ResolveAdvisorsOptions {
@@ -10,12 +16,39 @@ export interface ResolveAdvisorsOptions {
 }
 
 /**
- * The advisors a ChatClient call runs: the registered ones, plus those the client adds
- * on its own (the tool loop, when the call has tools).
+ * The advisors a ChatClient call runs: the registered ones, plus a `ToolCallingAdvisor`
+ * when the call has tools (or an advisor says `contributesTools: true`), none is
+ * registered yet, and the call did not set `toolCallingAdvisorAutoRegister: false`. Two
+ * tool calling advisors in one chain is an `InvalidOptionsError`. When an advisor ordered
+ * after the loop manages the conversation itself (`managesConversationHistory: true`), the
+ * added loop runs with `conversationHistory: false`.
  * @internal
  * @param options Registered advisors and the call's request.
  * @returns The advisors to chain (unsorted).
  */
 export function resolveAdvisors(options: ResolveAdvisorsOptions): readonly Advisor[] {
-  return options.advisors;
+  const { advisors, request } = options;
+  const loops = advisors.filter((advisor) => ToolCallingAdvisor.isInstance(advisor));
+  if (loops.length > 1) {
+    throw new InvalidOptionsError({
+      option: 'advisors',
+      value: loops.map((advisor) => advisor.name),
+      expected:
+        'at most one ToolCallingAdvisor (or subclass) per call: remove one from defaultAdvisors() or advisors()',
+    });
+  }
+  if (loops.length === 1) return advisors;
+  if (request.context.get(AdvisorParams.TOOL_CALLING_ADVISOR_AUTO_REGISTER) === false) {
+    return advisors;
+  }
+  const needsLoop =
+    request.tools.length > 0 ||
+    advisors.some((advisor) => (advisor as ToolContributor).contributesTools === true);
+  if (!needsLoop) return advisors;
+  const memoryInsideLoop = advisors.some(
+    (advisor) =>
+      advisor.order > Order.TOOL_CALLING &&
+      (advisor as ConversationHistoryAware).managesConversationHistory === true,
+  );
+  return [...advisors, new ToolCallingAdvisor({ conversationHistory: !memoryInsideLoop })];
 }

@@ -55,4 +55,9 @@ export interface Tool<TArgs = unknown, TResult = unknown> extends ToolDefinition
   execute(args: TArgs, context: ToolContext): ToolOutput<TResult>;
   /** Turns the tool's result into the text the model sees. */
   convertResult(result: TResult): string;
+  /**
+   * Milliseconds (RxJS time) the tool may run before it is cancelled with a
+   * `ToolTimeoutError`; `undefined` falls back to the loop's `toolTimeout`.
+   */
+  readonly timeout?: number | undefined;
 }

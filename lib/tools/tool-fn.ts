@@ -1,0 +1,115 @@
+import type { JSONSchemaType } from 'ajv';
+import type { JsonSchema } from '../core/tool-definition.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import type { FromJsonSchema } from './from-json-schema.js';
+import type { Tool, ToolContext, ToolOutput } from './tool.js';
+import { createArgumentsParser, type ZodLikeSchema } from './tool-parameters.js';
+
+/** Options of {@link tool}. */
+export interface ToolOptions<TArgs, TResult, TParameters> {
+  /** What the model calls it: letters, digits, `_` and `-`, at most 64 characters. */
+  name: string;
+  /** What the tool does and when to use it; the model reads this. */
+  description: string;
+  /** A JSON Schema (a literal, or ajv's `JSONSchemaType<T>`) or a zod v4 schema. */
+  parameters: TParameters;
+  /** Runs the tool on validated arguments: returns a value, a Promise or an Observable. */
+  execute: (args: TArgs, context: ToolContext) => ToolOutput<TResult>;
+  /** When every tool of a round is return-direct, their results are the answer. Default `false`. */
+  returnDirect?: boolean;
+  /** The text the model sees; default: strings as they are, anything else `JSON.stringify`. */
+  resultConverter?: (result: TResult) => string;
+  /** Milliseconds (RxJS time) before the tool is cancelled with a `ToolTimeoutError`. */
+  timeout?: number;
+}
+
+const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Defines a tool. `parameters` is a JSON Schema or a zod v4 schema; the arguments the
+ * model sends are parsed safely and validated before `execute` runs, and `execute`'s
+ * argument type follows from the schema (an inline literal, a zod schema, or an explicit
+ * type argument for ajv's `JSONSchemaType<T>`).
+ *
+ * @example
+ * ```ts
+ * import { tool } from 'rx-advisors';
+ * import { z } from 'zod';
+ *
+ * const getTime = tool({
+ *   name: 'getTime',
+ *   description: 'The current time in a city',
+ *   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+ *   execute: ({ city }) => `12:00 in ${city}`, // city: string
+ * });
+ * const getWeather = tool({
+ *   name: 'getWeather',
+ *   description: 'The weather in a city',
+ *   parameters: z.object({ city: z.string() }),
+ *   execute: async ({ city }, { signal }) => (await fetch(`https://wttr.in/${city}`, { signal })).text(),
+ * });
+ * ```
+ * @param options Name, description, parameters, execute, and optionally returnDirect,
+ *   resultConverter and timeout.
+ * @returns A tool to pass to `prompt().tools(...)`, `defaultTools(...)` or a `ToolRegistry`.
+ */
+export function tool<const TSchema extends ZodLikeSchema, TResult>(
+  options: ToolOptions<TSchema['_zod']['output'], TResult, TSchema>,
+): Tool<TSchema['_zod']['output'], TResult>;
+export function tool<const TSchema extends JsonSchema, TResult>(
+  options: ToolOptions<FromJsonSchema<TSchema>, TResult, TSchema>,
+): Tool<FromJsonSchema<TSchema>, TResult>;
+export function tool<TArgs, TResult = unknown>(
+  options: ToolOptions<TArgs, TResult, JSONSchemaType<TArgs>>,
+): Tool<TArgs, TResult>;
+export function tool(options: ToolOptions<unknown, unknown, unknown>): Tool {
+  const { name, description, parameters, execute, returnDirect = false, timeout } = options;
+  if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
+    throw new InvalidOptionsError({
+      option: 'name',
+      value: name,
+      expected: 'letters, digits, "_" or "-", 1 to 64 characters (what providers accept)',
+    });
+  }
+  if (typeof description !== 'string') {
+    throw new InvalidOptionsError({
+      option: `${name}.description`,
+      value: description,
+      expected: 'a string telling the model what the tool does',
+    });
+  }
+  if (typeof execute !== 'function') {
+    throw new InvalidOptionsError({
+      option: `${name}.execute`,
+      value: execute,
+      expected: 'a function (args, context) => value | Promise | Observable',
+    });
+  }
+  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) {
+    throw new InvalidOptionsError({
+      option: `${name}.timeout`,
+      value: timeout,
+      expected: 'a positive number of milliseconds',
+    });
+  }
+  const parser = createArgumentsParser(name, parameters);
+  const convert = options.resultConverter ?? defaultResultConverter;
+  return Object.freeze({
+    name,
+    description,
+    inputSchema: parser.inputSchema,
+    returnDirect,
+    timeout,
+    parseArguments: (text: string) => parser.parse(text),
+    execute,
+    convertResult: (result: unknown) => convert(result),
+  });
+}
+
+/**
+ * Strings as they are; `undefined` as `null`; anything else as JSON.
+ */
+function defaultResultConverter(result: unknown): string {
+  if (typeof result === 'string') return result;
+  return JSON.stringify(result ?? null);
+}

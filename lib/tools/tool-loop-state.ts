@@ -1,0 +1,43 @@
+import type { Message } from '../core/message.js';
+import { UsageAccumulator } from '../core/usage-accumulator.js';
+
+/**
+ * What a `ToolCallingAdvisor` knows about one running loop (one subscription), as its
+ * hooks and the eligibility checker see it.
+ *
+ * @example
+ * ```ts
+ * import { ToolCallingAdvisor, type ChatRequest, type ToolLoopState } from 'rx-advisors';
+ *
+ * class Logged extends ToolCallingAdvisor {
+ *   protected override beforeRound(request: ChatRequest, state: ToolLoopState): ChatRequest {
+ *     console.log(`round ${state.round}, ${state.usage.total.totalTokens ?? 0} tokens so far`);
+ *     return request;
+ *   }
+ * }
+ * ```
+ */
+export interface ToolLoopState {
+  /** The current round (model call), counting from 1; 0 before the first. */
+  readonly round: number;
+  /** Usage of the rounds finished so far. */
+  readonly usage: UsageAccumulator;
+  /** The assistant tool-call messages and tool results the loop added, in order. */
+  readonly messages: readonly Message[];
+  /** How often each tool was called so far. */
+  readonly toolCallCounts: ReadonlyMap<string, number>;
+  /** The call's shared context (`request.context`). */
+  readonly context: Map<string, unknown>;
+}
+
+/** The mutable state behind {@link ToolLoopState}, created per subscription. @internal */
+export class MutableToolLoopState implements ToolLoopState {
+  round = 0;
+  readonly usage = new UsageAccumulator();
+  readonly messages: Message[] = [];
+  readonly toolCallCounts = new Map<string, number>();
+  id: string | undefined;
+  model: string | undefined;
+
+  constructor(readonly context: Map<string, unknown>) {}
+}
