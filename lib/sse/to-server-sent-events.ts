@@ -1,0 +1,115 @@
+import {
+  connect,
+  endWith,
+  ignoreElements,
+  interval,
+  map,
+  merge,
+  Observable,
+  takeUntil,
+  type OperatorFunction,
+} from 'rxjs';
+import type { ChatChunk } from '../core/chat-chunk.js';
+import { ChunkEventEncoder, type ChunkEncoder } from './chunk-event-encoder.js';
+import {
+  resolveSseOptions,
+  type ResolvedSseOptions,
+  type ServerSentEventsOptions,
+} from './server-sent-events-options.js';
+import { HEARTBEAT_FRAME, SseFrameWriter } from './sse-frame-writer.js';
+import { UiMessageStreamEncoder } from './ui-message-stream-encoder.js';
+
+/**
+ * An operator from chat chunks to Server-Sent Events frames: each emitted string is one
+ * complete frame (ending in a blank line), ready to write to an HTTP response.
+ *
+ * With the default `'rx-advisors'` protocol every chunk becomes `id: <n>` (1, 2, 3, … within
+ * the stream), `event: <chunk.type>` and `data: <chunk JSON>`; a final `done` event ends a
+ * stream that succeeded. A source error becomes one `error` event with a safe message
+ * (`errorMessage` option), then the stream completes: the frames Observable never errors.
+ * Data is JSON, which has no raw line breaks, so no model output can end a frame or forge an
+ * event. Heartbeat comments (`: ping`) are sent every `heartbeat` ms of RxJS time.
+ *
+ * ```
+ * chunks:  -a-b------f|
+ * frames:  -A-B---h--FD|     (A = id 1 event a, …, h = ': ping', D = done; heartbeat: 4)
+ * ```
+ *
+ * With `protocol: 'ai-sdk-ui'` the frames are the AI SDK UI message stream v1 (see
+ * docs/sse.md); send them with the header `x-vercel-ai-ui-message-stream: v1`
+ * (`pipeToNodeResponse` and `toWebResponse` do).
+ *
+ * @example
+ * ```ts
+ * import { toServerSentEvents } from 'rx-advisors/sse';
+ *
+ * client
+ *   .prompt('Hello')
+ *   .stream()
+ *   .chunks()
+ *   .pipe(toServerSentEvents({ heartbeat: 15_000 }))
+ *   .subscribe((frame) => res.write(frame));
+ * ```
+ * @param options Protocol, heartbeat interval and error message policy.
+ * @returns An operator from `ChatChunk` to SSE frame strings.
+ */
+export function toServerSentEvents(
+  options: ServerSentEventsOptions = {},
+): OperatorFunction<ChatChunk, string> {
+  const resolved = resolveSseOptions(options);
+  const { heartbeat } = resolved;
+  if (heartbeat === false) return (source$) => encodeFrames(source$, resolved);
+  return (source$) =>
+    encodeFrames(source$, resolved).pipe(
+      connect((frames$) =>
+        merge(
+          frames$,
+          interval(heartbeat).pipe(
+            map(() => HEARTBEAT_FRAME),
+            takeUntil(frames$.pipe(ignoreElements(), endWith(true))),
+          ),
+        ),
+      ),
+    );
+}
+
+/**
+ * Encodes chunks into frames. Written as an Observable of its own rather than with
+ * `mergeMap`, because one chunk may become several frames and composing would allocate an
+ * array per chunk.
+ */
+function encodeFrames(
+  source$: Observable<ChatChunk>,
+  options: ResolvedSseOptions,
+): Observable<string> {
+  return new Observable<string>((subscriber) => {
+    const frames = new SseFrameWriter(subscriber);
+    const encoder: ChunkEncoder =
+      options.protocol === 'ai-sdk-ui'
+        ? new UiMessageStreamEncoder(frames, options.errorMessage)
+        : new ChunkEventEncoder(frames, options.errorMessage);
+    const fail = (error: unknown): void => {
+      encoder.fail(error);
+      subscriber.complete(); // also unsubscribes the source
+    };
+    return source$.subscribe({
+      next: (chunk) => {
+        if (subscriber.closed) return;
+        try {
+          encoder.chunk(chunk);
+        } catch (error) {
+          fail(error);
+        }
+      },
+      error: fail,
+      complete: () => {
+        try {
+          encoder.complete();
+          subscriber.complete();
+        } catch (error) {
+          fail(error);
+        }
+      },
+    });
+  });
+}

@@ -1,0 +1,256 @@
+import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
+import { UsageAccumulator } from '../core/usage-accumulator.js';
+import type { ChunkEncoder } from './chunk-event-encoder.js';
+import { errorText, type SseErrorMessage } from './server-sent-events-options.js';
+import { frameWithoutId, type SseFrameWriter } from './sse-frame-writer.js';
+
+const START = '{"type":"start"}';
+const START_STEP = '{"type":"start-step"}';
+const FINISH_STEP = '{"type":"finish-step"}';
+const DONE = '[DONE]';
+
+/** The AI SDK's finish reasons are ours minus `return-direct`, which ends with an answer. */
+function uiFinishReason(reason: FinishReason): string {
+  return reason === 'return-direct' ? 'stop' : reason;
+}
+
+/** The part of a stream being written: its id and the JSON prefix of its deltas. */
+interface OpenPart {
+  readonly id: string;
+  readonly deltaPrefix: string;
+}
+
+/**
+ * The `'ai-sdk-ui'` protocol: the AI SDK UI message stream v1, as `useChat` and
+ * `readUIMessageStream` read it:
+ *
+ * ```
+ * start, (start-step, text-start/-delta/-end, reasoning-start/-delta/-end,
+ *         tool-input-start/-delta/-available, tool-output-available/-error, finish-step)+,
+ * finish, [DONE]
+ * ```
+ *
+ * A loop round (`round-start`/`round-end`) is a step; a stream without round markers is one
+ * step. Delta frames are built from precomputed prefixes, so a text delta costs the JSON of
+ * its text and nothing else.
+ * @internal
+ */
+export class UiMessageStreamEncoder implements ChunkEncoder {
+  private stepOpen = false;
+  private stepsWritten = 0;
+  private parts = 0;
+  private text: OpenPart | undefined;
+  private reasoning: OpenPart | undefined;
+  /** Tool call id per `tool-call-delta` index (ids come with an index's first fragment). */
+  private readonly toolIdsByIndex: (string | undefined)[] = [];
+  private readonly toolDeltaPrefixByIndex: string[] = [];
+  private readonly announced = new Set<string>();
+  private usage: UsageAccumulator | undefined;
+  private model: string | undefined;
+  private rounds: number | undefined;
+  private finished = false;
+
+  constructor(
+    private readonly frames: SseFrameWriter,
+    private readonly errorMessage: SseErrorMessage,
+  ) {
+    frames.write('', START);
+  }
+
+  chunk(chunk: ChatChunk): void {
+    switch (chunk.type) {
+      case 'text-delta': {
+        if (chunk.text === '') return;
+        this.openStep();
+        this.endReasoning();
+        const part = (this.text ??= this.startPart('text'));
+        this.frames.write('', `${part.deltaPrefix}${JSON.stringify(chunk.text)}}`);
+        return;
+      }
+      case 'reasoning-delta': {
+        if (chunk.text === '') return;
+        this.openStep();
+        this.endText();
+        const part = (this.reasoning ??= this.startPart('reasoning'));
+        this.frames.write('', `${part.deltaPrefix}${JSON.stringify(chunk.text)}}`);
+        return;
+      }
+      case 'reasoning': {
+        // A complete block ends the part its deltas opened; a block that came without deltas
+        // is written whole.
+        if (this.reasoning === undefined && chunk.text !== '') {
+          this.openStep();
+          this.endText();
+          const part = (this.reasoning = this.startPart('reasoning'));
+          this.frames.write('', `${part.deltaPrefix}${JSON.stringify(chunk.text)}}`);
+        }
+        this.endReasoning();
+        return;
+      }
+      case 'tool-call-delta': {
+        this.openStep();
+        const { index } = chunk;
+        if (chunk.id !== undefined) {
+          this.toolIdsByIndex[index] = chunk.id;
+          this.toolDeltaPrefixByIndex[index] =
+            `{"type":"tool-input-delta","toolCallId":${JSON.stringify(chunk.id)},"inputTextDelta":`;
+          this.announce(chunk.id, chunk.name ?? '');
+        }
+        if (this.toolIdsByIndex[index] === undefined || chunk.argumentsDelta === '') return;
+        this.frames.write(
+          '',
+          `${this.toolDeltaPrefixByIndex[index]}${JSON.stringify(chunk.argumentsDelta)}}`,
+        );
+        return;
+      }
+      case 'tool-call': {
+        this.openStep();
+        this.announce(chunk.id, chunk.name);
+        const { id: toolCallId, name: toolName } = chunk;
+        let input: unknown;
+        try {
+          input = JSON.parse(chunk.arguments === '' ? '{}' : chunk.arguments);
+        } catch {
+          this.write({
+            type: 'tool-input-error',
+            toolCallId,
+            toolName,
+            input: chunk.arguments,
+            errorText: 'The tool arguments are not valid JSON.',
+          });
+          return;
+        }
+        this.write({ type: 'tool-input-available', toolCallId, toolName, input });
+        return;
+      }
+      case 'tool-result': {
+        this.openStep();
+        const { id: toolCallId } = chunk;
+        if (!this.announced.has(toolCallId)) {
+          // A result whose call was never sent: the reader needs the invocation first.
+          this.announce(toolCallId, chunk.name);
+          this.write({
+            type: 'tool-input-available',
+            toolCallId,
+            toolName: chunk.name,
+            input: null,
+          });
+        }
+        this.write(
+          chunk.isError === true
+            ? { type: 'tool-output-error', toolCallId, errorText: chunk.content }
+            : { type: 'tool-output-available', toolCallId, output: chunk.content },
+        );
+        return;
+      }
+      case 'usage':
+        (this.usage ??= new UsageAccumulator()).add(chunk.usage);
+        return;
+      case 'metadata':
+        if (chunk.model !== undefined) this.model = chunk.model;
+        if (chunk.rounds !== undefined) this.rounds = chunk.rounds;
+        return;
+      case 'round-start':
+        this.closeStep();
+        this.openStep();
+        return;
+      case 'round-end':
+        this.closeStep();
+        return;
+      case 'retry': {
+        // The UI protocol cannot take back what a client shows: a `data-retry` part marks where
+        // the new attempt starts (see docs/sse.md).
+        this.closeStep();
+        const { attempt, reason, advisor } = chunk;
+        this.write({ type: 'data-retry', data: { attempt, reason, advisor } });
+        return;
+      }
+      case 'finish':
+        this.finish(chunk.reason);
+        return;
+      default: {
+        const unknown: never = chunk;
+        void unknown; // A chunk type this protocol has no part for is left out.
+      }
+    }
+  }
+
+  complete(): void {
+    if (!this.finished) this.finish(undefined);
+    this.frames.write('', DONE);
+  }
+
+  fail(error: unknown): void {
+    this.write({ type: 'error', errorText: errorText(error, this.errorMessage) });
+    this.frames.write('', DONE);
+  }
+
+  private finish(reason: FinishReason | undefined): void {
+    if (this.stepsWritten === 0) this.openStep();
+    this.closeStep();
+    this.finished = true;
+    const metadata: { usage?: unknown; model?: string; rounds?: number } = {};
+    if (this.usage !== undefined) metadata.usage = this.usage.total;
+    if (this.model !== undefined) metadata.model = this.model;
+    if (this.rounds !== undefined) metadata.rounds = this.rounds;
+    this.write({
+      type: 'finish',
+      ...(reason === undefined ? {} : { finishReason: uiFinishReason(reason) }),
+      ...(Object.keys(metadata).length === 0 ? {} : { messageMetadata: metadata }),
+    });
+  }
+
+  private write(part: Record<string, unknown>): void {
+    this.frames.write('', JSON.stringify(part));
+  }
+
+  private startPart(kind: 'text' | 'reasoning'): OpenPart {
+    const id = `${kind}-${++this.parts}`;
+    this.frames.write('', `{"type":"${kind}-start","id":"${id}"}`);
+    return { id, deltaPrefix: `{"type":"${kind}-delta","id":"${id}","delta":` };
+  }
+
+  private endText(): void {
+    if (this.text === undefined) return;
+    this.frames.write('', `{"type":"text-end","id":"${this.text.id}"}`);
+    this.text = undefined;
+  }
+
+  private endReasoning(): void {
+    if (this.reasoning === undefined) return;
+    this.frames.write('', `{"type":"reasoning-end","id":"${this.reasoning.id}"}`);
+    this.reasoning = undefined;
+  }
+
+  private announce(toolCallId: string, toolName: string): void {
+    if (this.announced.has(toolCallId)) return;
+    this.announced.add(toolCallId);
+    this.write({ type: 'tool-input-start', toolCallId, toolName });
+  }
+
+  private openStep(): void {
+    if (this.stepOpen) return;
+    this.stepOpen = true;
+    this.stepsWritten++;
+    this.frames.write('', START_STEP);
+  }
+
+  private closeStep(): void {
+    this.endText();
+    this.endReasoning();
+    if (!this.stepOpen) return;
+    this.stepOpen = false;
+    this.frames.write('', FINISH_STEP);
+  }
+}
+
+/**
+ * The `'ai-sdk-ui'` answer of a failed resume: an error part and the end marker, without ids.
+ * @internal
+ */
+export function uiMessageStreamResumeError(message: string): string {
+  return (
+    frameWithoutId('', JSON.stringify({ type: 'error', errorText: message })) +
+    frameWithoutId('', DONE)
+  );
+}
