@@ -1,0 +1,107 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Observable } from 'rxjs';
+import type { ChatChunk } from '../../core/chat-chunk.js';
+import type { ChatModel } from '../../core/chat-model.js';
+import type { ChatOptions } from '../../core/chat-options.js';
+import type { ChatRequest } from '../../core/chat-request.js';
+import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
+import { mergeOptions } from '../shared/merge-options.js';
+import { clientSecrets } from '../shared/redact-secrets.js';
+import { sdkEventStream } from '../shared/sdk-event-stream.js';
+import { translateStream } from '../shared/translate-stream.js';
+import { validateClient, validateName } from '../shared/validate-client.js';
+import { anthropicMessagesBody } from './anthropic-messages-request.js';
+import { AnthropicStreamTranslator } from './anthropic-stream-translator.js';
+
+/** Options of {@link AnthropicChatModel}. */
+export interface AnthropicChatModelOptions {
+  /** The `@anthropic-ai/sdk` client you constructed (key, `baseURL`, retries are yours). */
+  client: Anthropic;
+  /** The model name, e.g. `'claude-sonnet-4-5'`; a request's `options.model` overrides it. */
+  model: string;
+  /** `max_tokens` when the request sets no `maxTokens` (the API requires one); default 4096. */
+  maxTokens?: number;
+  /** Default options of every call; the request's options win field by field. */
+  options?: ChatOptions;
+  /** Reported as `ChatModel.provider` and in errors; default `'anthropic'`. */
+  provider?: string;
+}
+
+/** Used when neither the constructor nor the request sets `maxTokens`. */
+const DEFAULT_MAX_TOKENS = 4096;
+
+/**
+ * A `ChatModel` over the official `@anthropic-ai/sdk` Messages streaming API: text,
+ * extended thinking (sent back to the API in the next round), tool use, cache-aware usage.
+ * Each subscription is one HTTP request; unsubscribing aborts it. Failures arrive as a
+ * `ProviderError`.
+ *
+ * @example
+ * ```ts
+ * import Anthropic from '@anthropic-ai/sdk';
+ * import { ChatClient } from 'rx-advisors';
+ * import { AnthropicChatModel } from 'rx-advisors/anthropic';
+ *
+ * const model = new AnthropicChatModel({
+ *   client: new Anthropic(),
+ *   model: 'claude-sonnet-4-5',
+ *   maxTokens: 1024,
+ * });
+ * ChatClient.create(model).prompt('Hello!').call().content().subscribe(console.log);
+ * ```
+ */
+export class AnthropicChatModel implements ChatModel {
+  readonly provider: string;
+  private readonly client: Anthropic;
+  private readonly model: string;
+  private readonly maxTokens: number;
+  private readonly defaults: ChatOptions | undefined;
+  private readonly secrets: string[];
+
+  /** @param options The client, the model name and `maxTokens`; see {@link AnthropicChatModelOptions}. */
+  constructor(options: AnthropicChatModelOptions) {
+    const given = (options ?? {}) as Partial<AnthropicChatModelOptions>;
+    validateClient(
+      given.client,
+      ['messages', 'create'],
+      "an Anthropic client: new Anthropic({ apiKey }) from the '@anthropic-ai/sdk' package",
+    );
+    validateName('model', given.model);
+    if (given.provider !== undefined) validateName('provider', given.provider);
+    const maxTokens = given.maxTokens ?? DEFAULT_MAX_TOKENS;
+    if (!Number.isInteger(maxTokens) || maxTokens < 1) {
+      throw new InvalidOptionsError({
+        option: 'maxTokens',
+        value: maxTokens,
+        expected: 'a positive integer',
+      });
+    }
+    this.client = options.client;
+    this.model = options.model;
+    this.maxTokens = maxTokens;
+    this.provider = given.provider ?? 'anthropic';
+    this.defaults = given.options;
+    this.secrets = clientSecrets(options.client);
+  }
+
+  /**
+   * Streams one model call.
+   * @param request The request to send.
+   * @returns A cold Observable of chunks; it ends with one `usage` and one `finish` chunk.
+   */
+  stream(request: ChatRequest): Observable<ChatChunk> {
+    return translateStream({
+      events$: sdkEventStream((signal) =>
+        this.client.messages.create(
+          anthropicMessagesBody(request, mergeOptions(this.defaults, request.options), {
+            model: this.model,
+            maxTokens: this.maxTokens,
+          }),
+          { signal },
+        ),
+      ),
+      createTranslator: () => new AnthropicStreamTranslator(),
+      errors: { provider: this.provider, secrets: this.secrets },
+    });
+  }
+}

@@ -1,0 +1,116 @@
+import type OpenAI from 'openai';
+import type { ChatOptions, ResponseFormat, ToolChoice } from '../../core/chat-options.js';
+import type { ChatRequest } from '../../core/chat-request.js';
+import type { Message } from '../../core/message.js';
+import type { ToolDefinition } from '../../core/tool-definition.js';
+
+type ChatCompletionCreateParamsStreaming = OpenAI.ChatCompletionCreateParamsStreaming;
+type ChatCompletionMessageParam = OpenAI.ChatCompletionMessageParam;
+type ChatCompletionTool = OpenAI.ChatCompletionTool;
+type ChatCompletionToolChoiceOption = OpenAI.ChatCompletionToolChoiceOption;
+
+/** The model-level settings the Chat Completions body needs. */
+export interface ChatCompletionsSettings {
+  model: string;
+  maxTokensField: 'max_completion_tokens' | 'max_tokens';
+  includeUsage: boolean;
+}
+
+/**
+ * The Chat Completions streaming body for a request.
+ * @internal
+ * @param request The provider-neutral request.
+ * @param options The call's merged options.
+ * @param settings The model's settings.
+ * @returns The body for `client.chat.completions.create`.
+ */
+export function chatCompletionsBody(
+  request: ChatRequest,
+  options: ChatOptions,
+  settings: ChatCompletionsSettings,
+): ChatCompletionCreateParamsStreaming {
+  const body: ChatCompletionCreateParamsStreaming = {
+    model: options.model ?? settings.model,
+    messages: request.messages.map(toChatMessage),
+    stream: true,
+  };
+  if (settings.includeUsage) body.stream_options = { include_usage: true };
+  if (request.tools.length > 0) body.tools = request.tools.map(toChatTool);
+  if (options.toolChoice !== undefined) body.tool_choice = toChatToolChoice(options.toolChoice);
+  if (options.responseFormat !== undefined) {
+    body.response_format = toChatResponseFormat(options.responseFormat);
+  }
+  if (options.temperature !== undefined) body.temperature = options.temperature;
+  if (options.topP !== undefined) body.top_p = options.topP;
+  if (options.maxTokens !== undefined) body[settings.maxTokensField] = options.maxTokens;
+  if (options.stop !== undefined) body.stop = options.stop;
+  return options.extra === undefined ? body : { ...body, ...options.extra, stream: true };
+}
+
+function toChatMessage(message: Message): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.content };
+    case 'user':
+      return { role: 'user', content: message.content };
+    case 'assistant': {
+      const calls = message.toolCalls;
+      if (calls === undefined || calls.length === 0) {
+        return { role: 'assistant', content: message.content };
+      }
+      return {
+        role: 'assistant',
+        // The API wants `null`, not '', when an assistant turn is only tool calls.
+        content: message.content === '' ? null : message.content,
+        tool_calls: calls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: call.arguments },
+        })),
+      };
+    }
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    default:
+      return assertNever(message);
+  }
+}
+
+function toChatTool(tool: ToolDefinition): ChatCompletionTool {
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+  };
+}
+
+function toChatToolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {
+  if (typeof choice === 'string') return choice;
+  return { type: 'function', function: { name: choice.name } };
+}
+
+function toChatResponseFormat(
+  format: ResponseFormat,
+): NonNullable<ChatCompletionCreateParamsStreaming['response_format']> {
+  switch (format.type) {
+    case 'text':
+      return { type: 'text' };
+    case 'json':
+      return { type: 'json_object' };
+    case 'json-schema': {
+      const jsonSchema: {
+        name: string;
+        schema: Record<string, unknown>;
+        strict: boolean;
+        description?: string;
+      } = { name: format.name ?? 'response', schema: format.schema, strict: format.strict ?? true };
+      if (format.description !== undefined) jsonSchema.description = format.description;
+      return { type: 'json_schema', json_schema: jsonSchema };
+    }
+    default:
+      return assertNever(format);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new TypeError(`Unexpected value: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,7 @@
+// rx-advisors/openai: a ChatModel over the official `openai` SDK (Chat Completions,
+// OpenAI-compatible servers, Responses API). The SDK is an optional peer dependency.
+export {
+  OpenAiChatModel,
+  type OpenAiApi,
+  type OpenAiChatModelOptions,
+} from './openai-chat-model.js';

@@ -1,0 +1,150 @@
+import type OpenAI from 'openai';
+import type { FinishReason } from '../../core/chat-chunk.js';
+import type { Usage } from '../../core/usage.js';
+import type { ChunkSink, StreamTranslator } from '../shared/chunk-sink.js';
+import { StreamEventError } from '../shared/stream-event-error.js';
+
+type ResponseStreamEvent = OpenAI.Responses.ResponseStreamEvent;
+type ResponseUsage = OpenAI.Responses.ResponseUsage;
+
+interface PendingCall {
+  index: number;
+  id: string;
+  name: string;
+}
+
+/**
+ * Translates one Responses API stream into chunks: output text, reasoning summaries (and
+ * raw reasoning text from compatible servers), function calls (`tool-call-delta` from the
+ * argument deltas, `tool-call` when the item is done), one `reasoning` chunk per reasoning
+ * item (`redactedData` holds its `encrypted_content` when asked for), then the usage of
+ * `response.completed` and a finish. `error` and `response.failed` become a ProviderError.
+ * @internal
+ */
+export class ResponsesTranslator implements StreamTranslator<ResponseStreamEvent> {
+  private readonly calls = new Map<number, PendingCall>();
+  private callCount = 0;
+  private reasoningText = '';
+  private refused = false;
+  private finishReason: FinishReason | undefined;
+  private usage: ResponseUsage | null | undefined;
+
+  event(event: ResponseStreamEvent, sink: ChunkSink): void {
+    switch (event.type) {
+      case 'response.created':
+        sink.next({ type: 'metadata', id: event.response.id, model: event.response.model });
+        return;
+      case 'response.output_text.delta':
+        if (event.delta !== '') sink.next({ type: 'text-delta', text: event.delta });
+        return;
+      case 'response.refusal.delta':
+        this.refused = true;
+        if (event.delta !== '') sink.next({ type: 'text-delta', text: event.delta });
+        return;
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta':
+        this.reasoningText += event.delta;
+        if (event.delta !== '') sink.next({ type: 'reasoning-delta', text: event.delta });
+        return;
+      case 'response.reasoning_summary_part.added':
+        // Summary parts are separate paragraphs of one reasoning item.
+        if (event.summary_index > 0) {
+          this.reasoningText += '\n\n';
+          sink.next({ type: 'reasoning-delta', text: '\n\n' });
+        }
+        return;
+      case 'response.output_item.added':
+        if (event.item.type === 'function_call') {
+          const call = { index: this.callCount++, id: event.item.call_id, name: event.item.name };
+          this.calls.set(event.output_index, call);
+          sink.next({
+            type: 'tool-call-delta',
+            index: call.index,
+            id: call.id,
+            name: call.name,
+            argumentsDelta: event.item.arguments ?? '',
+          });
+        } else if (event.item.type === 'reasoning') {
+          this.reasoningText = '';
+        }
+        return;
+      case 'response.function_call_arguments.delta': {
+        const call = this.calls.get(event.output_index);
+        if (call !== undefined && event.delta !== '') {
+          sink.next({ type: 'tool-call-delta', index: call.index, argumentsDelta: event.delta });
+        }
+        return;
+      }
+      case 'response.output_item.done':
+        this.itemDone(event.item, sink);
+        return;
+      case 'response.completed':
+        this.usage = event.response.usage;
+        this.finishReason =
+          this.calls.size > 0 ? 'tool-calls' : this.refused ? 'content-filter' : 'stop';
+        return;
+      case 'response.incomplete': {
+        this.usage = event.response.usage;
+        const reason = event.response.incomplete_details?.reason;
+        this.finishReason =
+          reason === 'max_output_tokens'
+            ? 'length'
+            : reason === 'content_filter'
+              ? 'content-filter'
+              : 'other';
+        return;
+      }
+      case 'response.failed': {
+        const error = event.response.error;
+        throw new StreamEventError(
+          error?.code ?? 'response_failed',
+          error?.message ?? 'the response failed',
+          event,
+        );
+      }
+      case 'error':
+        // The SDK throws on `error` events shaped `{ error: {...} }`; this is the flat shape.
+        throw new StreamEventError(event.code ?? 'stream_error', event.message, event);
+      default:
+        return;
+    }
+  }
+
+  end(sink: ChunkSink): void {
+    sink.next({ type: 'usage', usage: toUsage(this.usage) });
+    sink.next({ type: 'finish', reason: this.finishReason ?? 'other' });
+  }
+
+  private itemDone(item: OpenAI.Responses.ResponseOutputItem, sink: ChunkSink): void {
+    if (item.type === 'function_call') {
+      sink.next({
+        type: 'tool-call',
+        id: item.call_id,
+        name: item.name,
+        arguments: item.arguments || '{}',
+      });
+    } else if (item.type === 'reasoning') {
+      const text = this.reasoningText || item.summary.map((part) => part.text).join('\n\n');
+      this.reasoningText = '';
+      sink.next(
+        typeof item.encrypted_content === 'string'
+          ? { type: 'reasoning', text, redactedData: item.encrypted_content }
+          : { type: 'reasoning', text },
+      );
+    }
+  }
+}
+
+function toUsage(usage: ResponseUsage | null | undefined): Usage {
+  if (!usage) return { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined };
+  const result: Usage = {
+    inputTokens: usage.input_tokens,
+    outputTokens: usage.output_tokens,
+    totalTokens: usage.total_tokens,
+  };
+  const cached = usage.input_tokens_details?.cached_tokens;
+  if (typeof cached === 'number') result.cacheReadTokens = cached;
+  const reasoning = usage.output_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === 'number') result.reasoningTokens = reasoning;
+  return result;
+}
