@@ -30,8 +30,8 @@ interface OpenPart {
  * finish, [DONE]
  * ```
  *
- * A loop round (`round-start`/`round-end`) is a step; a stream without round markers is one
- * step. Delta frames are built from precomputed prefixes, so a text delta costs the JSON of
+ * A loop round (from `round-start` to the next `round-start` or `finish`, so with its tool
+ * results) is a step; a stream without round markers is one step. Delta frames are built from precomputed prefixes, so a text delta costs the JSON of
  * its text and nothing else.
  * @internal
  */
@@ -155,7 +155,10 @@ export class UiMessageStreamEncoder implements ChunkEncoder {
         this.openStep();
         return;
       case 'round-end':
-        this.closeStep();
+        // The tool loop sends a round's tool results after its round-end: they belong to the
+        // round's step (as in the AI SDK), so the step ends at the next round-start or finish.
+        this.endText();
+        this.endReasoning();
         return;
       case 'retry': {
         // The UI protocol cannot take back what a client shows: a `data-retry` part marks where
