@@ -18,6 +18,11 @@ export type Reply =
       body: string;
       /** Write the body in pieces of this many bytes (default: one write). */
       chunkBytes?: number;
+      /**
+       * With `chunkBytes`: wait a macrotask between pieces, so the client really reads
+       * them one by one instead of in one coalesced TCP read.
+       */
+      paced?: boolean;
       /** Write the body in two pieces split at this byte offset. */
       splitAt?: number;
       /** Destroy the socket after this many bytes have been written (a dropped connection). */
@@ -111,13 +116,27 @@ function answer(reply: Reply, res: ServerResponse, onClientClose: () => void): v
     res.write(bytes.subarray(0, reply.dropAfterBytes), () => res.socket?.destroy());
     return;
   }
-  for (const piece of pieces(bytes, reply)) res.write(piece);
+  const parts = pieces(bytes, reply);
+  if (reply.paced === true) {
+    res.socket?.setNoDelay(true);
+    writePaced(res, parts, 0);
+    return;
+  }
+  for (const piece of parts) res.write(piece);
   if (reply.hold === true) {
     // The response never ends; the client closing the connection is what a test waits for.
     res.on('close', onClientClose);
     return;
   }
   res.end();
+}
+
+function writePaced(res: ServerResponse, parts: Buffer[], index: number): void {
+  if (index >= parts.length) {
+    res.end();
+    return;
+  }
+  res.write(parts[index], () => setImmediate(() => writePaced(res, parts, index + 1)));
 }
 
 function pieces(bytes: Buffer, reply: { chunkBytes?: number; splitAt?: number }): Buffer[] {
