@@ -76,5 +76,44 @@ export { ToolLoopLimitError } from './errors/tool-loop-limit-error.js';
 // ---- Tool loop (issue 3: tool-calling helper) ----
 
 // ---- Structured output and recursive advisors (issue 4: structured-output helper) ----
+export {
+  recursiveAdvisor,
+  type RecursionDecision,
+  type RecursionState,
+  type RecursionStep,
+  type RecursiveAdvisorOptions,
+} from './advisor/recursive-advisor.js';
+export { RetryAdvisor, type RetryAdvisorOptions, type RetryBackoff } from './advisor/retry-advisor.js';
+export {
+  EvaluationAdvisor,
+  type EvaluationAdvisorOptions,
+  type EvaluationInput,
+  type EvaluationJudge,
+  type EvaluationResult,
+} from './advisor/evaluation-advisor.js';
+export {
+  StructuredOutputValidationAdvisor,
+  type StructuredOutputValidationAdvisorOptions,
+} from './output/structured-output-validation-advisor.js';
+export {
+  typedJsonSchema,
+  type InferOutput,
+  type OutputSchema,
+  type TypedJsonSchema,
+  type ValidationIssue,
+} from './output/output-schema.js';
+export type { EntityOptions, EntityType } from './output/entity-options.js';
+export { extractJson, type ExtractedJson } from './output/extract-json.js';
+export { formatInstructions } from './output/format-instructions.js';
+export { validationFeedback, type ValidationFeedbackOptions } from './output/validation-feedback.js';
+export { parseEntity } from './output/parse-entity.js';
+export { streamEntity, type DeepPartial } from './output/stream-entity.js';
+export {
+  StructuredOutputError,
+  type StructuredOutputErrorOptions,
+  type StructuredOutputIssue,
+} from './errors/structured-output-error.js';
+export { EntityParseError, type EntityParseIssue } from './errors/entity-parse-error.js';
+export { EvaluationError } from './errors/evaluation-error.js';
 
 // ---- Memory (issue 6: memory helper) ----

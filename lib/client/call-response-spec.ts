@@ -3,6 +3,10 @@ import type { Advisor } from '../advisor/advisor.js';
 import { aggregate } from '../core/aggregate.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatResponse } from '../core/chat-response.js';
+import { entityAdvisors } from '../output/entity-advisors.js';
+import type { EntityOptions, EntityType } from '../output/entity-options.js';
+import type { InferOutput, OutputSchema } from '../output/output-schema.js';
+import { parseEntity } from '../output/parse-entity.js';
 
 /**
  * Runs a call's chain, optionally with extra advisors for this call only.
@@ -18,6 +22,7 @@ export type RunChain = (extraAdvisors?: readonly Advisor[]) => Observable<ChatCh
  * ```ts
  * client.prompt('Hi').call().content().subscribe((text) => console.log(text));
  * client.prompt('Hi').call().chatResponse().subscribe((r) => console.log(r.usage));
+ * client.prompt('A person').call().entity(Person, { validate: true }).subscribe((p) => console.log(p.name));
  * ```
  */
 export class CallResponseSpec {
@@ -38,5 +43,31 @@ export class CallResponseSpec {
    */
   content(): Observable<string> {
     return this.chatResponse().pipe(map((response) => response.text));
+  }
+
+  /**
+   * The answer as an entity: its JSON found (fences and prose allowed), parsed and
+   * validated against `schema` (JSON Schema or zod v4). Without `validate`, a bad answer
+   * fails with an `EntityParseError`; with `{ validate: true }` (or validation options) a
+   * `StructuredOutputValidationAdvisor` joins this call: format instructions, and retries
+   * with the errors until an answer passes (else a `StructuredOutputError`).
+   * @example
+   * ```ts
+   * import { z } from 'zod';
+   * const Person = z.object({ name: z.string(), age: z.number() });
+   * client.prompt('Invent a person').call().entity(Person, { validate: true }); // Observable<{ name: string; age: number }>
+   * ```
+   * @param schema A JSON Schema or a zod v4 schema; its type flows to the result.
+   * @param options `validate`: add the validation advisor for this call.
+   * @returns A cold Observable of one entity.
+   */
+  entity<T = never, S extends OutputSchema = OutputSchema>(
+    schema: S,
+    options: EntityOptions = {},
+  ): Observable<EntityType<T, InferOutput<S>>> {
+    const extra = entityAdvisors(schema, options);
+    return this.run(extra).pipe(aggregate(), parseEntity(schema)) as Observable<
+      EntityType<T, InferOutput<S>>
+    >;
   }
 }

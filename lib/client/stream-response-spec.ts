@@ -1,5 +1,9 @@
 import { filter, map, type Observable } from 'rxjs';
 import type { ChatChunk, TextDeltaChunk } from '../core/chat-chunk.js';
+import { entityAdvisors } from '../output/entity-advisors.js';
+import type { EntityOptions, EntityType } from '../output/entity-options.js';
+import type { InferOutput, OutputSchema } from '../output/output-schema.js';
+import { streamEntity, type DeepPartial } from '../output/stream-entity.js';
 import type { RunChain } from './call-response-spec.js';
 
 /**
@@ -31,5 +35,29 @@ export class StreamResponseSpec {
       filter((chunk): chunk is TextDeltaChunk => chunk.type === 'text-delta'),
       map((chunk) => chunk.text),
     );
+  }
+
+  /**
+   * The entity as it streams in: partial objects as the JSON grows, then the validated
+   * entity (an `EntityParseError` when the final answer does not match). With
+   * `{ validate: true }` a `StructuredOutputValidationAdvisor` joins this call; when an
+   * attempt fails, partials start over with the next attempt.
+   * @example
+   * ```ts
+   * client.prompt('Invent a person').stream().entity(Person, { validate: true })
+   *   .subscribe((partial) => render(partial)); // the last value is the complete entity
+   * ```
+   * @param schema A JSON Schema or a zod v4 schema.
+   * @param options `validate`: add the validation advisor for this call.
+   * @returns A cold Observable of partial entities; the last value is complete and valid.
+   */
+  entity<T = never, S extends OutputSchema = OutputSchema>(
+    schema: S,
+    options: EntityOptions = {},
+  ): Observable<DeepPartial<EntityType<T, InferOutput<S>>>> {
+    const extra = entityAdvisors(schema, options);
+    return this.run(extra).pipe(streamEntity(schema)) as Observable<
+      DeepPartial<EntityType<T, InferOutput<S>>>
+    >;
   }
 }

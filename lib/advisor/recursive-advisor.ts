@@ -1,0 +1,253 @@
+import {
+  catchError,
+  concat,
+  defaultIfEmpty,
+  defer,
+  EMPTY,
+  expand,
+  filter,
+  from,
+  ignoreElements,
+  isObservable,
+  mergeMap,
+  of,
+  take,
+  throwError,
+  timer,
+  type Observable,
+} from 'rxjs';
+import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
+import { ChatRequest } from '../core/chat-request.js';
+import type { ChatResponse } from '../core/chat-response.js';
+import { ResponseAssembler } from '../core/response-assembler.js';
+import type { Usage } from '../core/usage.js';
+import { UsageAccumulator } from '../core/usage-accumulator.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import type { Advisor, AdvisorChain } from './advisor.js';
+
+/** What {@link RecursiveAdvisorOptions.next} is told about the attempt that just ended. */
+export interface RecursionState {
+  /** The request this attempt sent down the chain. */
+  readonly request: ChatRequest;
+  /** The first attempt's request (after `before`); retries usually derive from it. */
+  readonly originalRequest: ChatRequest;
+  /** The attempt that just ended, counting from 1. */
+  readonly attempt: number;
+  /** The attempt's aggregated response (its own usage only); `undefined` when it failed. */
+  readonly response: ChatResponse | undefined;
+  /** The error the attempt failed with; `undefined` when it completed. */
+  readonly error: unknown;
+  /** Adds usage spent outside the chain (a judge model) to the call's total. */
+  readonly addUsage: (usage: Partial<Usage>) => void;
+}
+
+/** Run the chain again: with this request, after `delay` ms (RxJS time), for this `reason`. */
+export interface RecursionStep {
+  request: ChatRequest;
+  /** Why the previous attempt was rejected; sent in the `retry` chunk. */
+  reason?: string;
+  /** Milliseconds to wait before the next attempt, on the RxJS scheduler (virtual in tests). */
+  delay?: number;
+}
+
+/**
+ * What `next` decides: a request (or step) to run again, or `undefined`/`null` to stop.
+ * Stopping after a completed attempt ends the stream with that answer; stopping after a
+ * failed attempt re-throws its error. Throwing (or erroring) fails the stream.
+ */
+export type RecursionDecision = ChatRequest | RecursionStep | undefined | null;
+
+/** Options of {@link recursiveAdvisor}. */
+export interface RecursiveAdvisorOptions {
+  /** A unique, readable name; also the `advisor` field of `retry` chunks. */
+  name: string;
+  /** Position in the chain (see `Order`). */
+  order: number;
+  /** Maps the request once, before the first attempt. */
+  before?: (request: ChatRequest) => ChatRequest;
+  /**
+   * Decides after every attempt: run again or stop. May answer now, with a Promise or with
+   * an Observable (its first value counts; empty means stop).
+   */
+  next: (
+    state: RecursionState,
+  ) => RecursionDecision | PromiseLike<RecursionDecision> | Observable<RecursionDecision>;
+}
+
+class AttemptEnd {
+  constructor(
+    readonly step: RecursionStep | undefined,
+    readonly attempt: number,
+  ) {}
+}
+
+/**
+ * The building block of advisors that re-run the rest of the chain (validation retries,
+ * provider retries, evaluation loops): `defer` + `expand`, one attempt per `chain.next`.
+ *
+ * Outbound: each attempt's chunks stream through as they come, except `usage`,
+ * `metadata` and `finish`; before each further attempt a `retry` chunk
+ * `{ type: 'retry', attempt, reason, advisor }` tells clients to drop what they showed;
+ * the stream ends with one `metadata` (`rounds`: model calls over all attempts), one
+ * `usage` (the total) and one `finish` (the last attempt's reason). State is per subscription.
+ *
+ * ```
+ * attempt 1:  -a-f|                 a: text-delta, f: finish
+ * attempt 2:        -b-f|
+ * result:     -a---r--b--(muf|)     r: retry, m: metadata { rounds: 2 }, u: usage, f: finish
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { recursiveAdvisor, Order } from 'rx-advisors';
+ *
+ * const nonEmpty = recursiveAdvisor({
+ *   name: 'non-empty',
+ *   order: Order.HIGHEST_PRECEDENCE + 100,
+ *   next: ({ response, request, attempt }) =>
+ *     response !== undefined && response.text === '' && attempt < 3
+ *       ? { request, reason: 'empty answer' }
+ *       : undefined,
+ * });
+ * ```
+ * @param options Name, order, `before` and `next`.
+ * @returns An advisor.
+ */
+export function recursiveAdvisor(options: RecursiveAdvisorOptions): Advisor {
+  const { name, order, before, next } = options;
+  if (typeof name !== 'string' || name === '') {
+    throw new InvalidOptionsError({ option: 'name', value: name, expected: 'a non-empty string' });
+  }
+  if (typeof order !== 'number' || Number.isNaN(order)) {
+    throw new InvalidOptionsError({
+      option: 'order',
+      value: order,
+      expected: 'a number (see Order)',
+    });
+  }
+  if (typeof next !== 'function') {
+    throw new InvalidOptionsError({
+      option: 'next',
+      value: next,
+      expected: 'a function (state) => next request or undefined to stop',
+    });
+  }
+  return {
+    name,
+    order,
+    advise: (request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> =>
+      defer(() => {
+        const originalRequest = before === undefined ? request : before(request);
+        const usage = new UsageAccumulator();
+        const addUsage = (extra: Partial<Usage>): void => void usage.add(extra);
+        let rounds = 0;
+        let id: string | undefined;
+        let model: string | undefined;
+        let finishReason: FinishReason = 'other';
+
+        const runAttempt = (attemptRequest: ChatRequest, attempt: number) =>
+          defer(() => {
+            const assembler = new ResponseAssembler();
+            let attemptRounds: number | undefined;
+            let failed = false;
+            let failure: unknown;
+            // Usage, metadata and finish stay inside: the advisor reports totals at the end.
+            const passOutward = (chunk: ChatChunk): boolean => {
+              assembler.add(chunk);
+              switch (chunk.type) {
+                case 'usage':
+                  usage.add(chunk.usage);
+                  return false;
+                case 'metadata':
+                  if (chunk.id !== undefined) id = chunk.id;
+                  if (chunk.model !== undefined) model = chunk.model;
+                  if (chunk.rounds !== undefined) attemptRounds = chunk.rounds;
+                  return false;
+                case 'finish':
+                  return false;
+                default:
+                  return true;
+              }
+            };
+            const chunks$ = chain.next(attemptRequest).pipe(
+              filter(passOutward),
+              // Caught per attempt, never on the long-lived outer stream: `next` decides.
+              catchError((error: unknown) => {
+                failed = true;
+                failure = error;
+                return EMPTY;
+              }),
+            );
+            const end$ = defer(() => {
+              rounds += attemptRounds ?? 1;
+              const response = failed ? undefined : assembler.build();
+              if (response !== undefined) finishReason = response.finishReason;
+              const state: RecursionState = {
+                request: attemptRequest,
+                originalRequest,
+                attempt,
+                response,
+                error: failure,
+                addUsage,
+              };
+              return toObservable(next(state)).pipe(
+                take(1),
+                defaultIfEmpty(undefined),
+                mergeMap((decision) => {
+                  const step = toStep(decision);
+                  if (step === undefined && failed) return throwError(() => failure);
+                  return of(new AttemptEnd(step, attempt));
+                }),
+              );
+            });
+            return concat(chunks$, end$);
+          });
+
+        const attempts$: Observable<ChatChunk | AttemptEnd> = runAttempt(originalRequest, 1).pipe(
+          expand((value) => {
+            if (!(value instanceof AttemptEnd) || value.step === undefined) return EMPTY;
+            const { step, attempt } = value;
+            const retry: ChatChunk = {
+              type: 'retry',
+              attempt: attempt + 1,
+              reason: step.reason ?? 'retry',
+              advisor: name,
+            };
+            const wait$ = step.delay ? timer(step.delay).pipe(ignoreElements()) : EMPTY;
+            return concat(of(retry), wait$, runAttempt(step.request, attempt + 1));
+          }),
+        );
+        return concat(
+          attempts$.pipe(filter((value): value is ChatChunk => !(value instanceof AttemptEnd))),
+          defer(() => {
+            const metadata: ChatChunk = { type: 'metadata', rounds };
+            if (id !== undefined) metadata.id = id;
+            if (model !== undefined) metadata.model = model;
+            return of<ChatChunk[]>(
+              metadata,
+              { type: 'usage', usage: usage.total },
+              { type: 'finish', reason: finishReason },
+            );
+          }),
+        );
+      }),
+  };
+}
+
+function toObservable(
+  decision: RecursionDecision | PromiseLike<RecursionDecision> | Observable<RecursionDecision>,
+): Observable<RecursionDecision> {
+  if (isObservable(decision)) return decision;
+  if (isPromiseLike(decision)) return from(decision);
+  return of(decision);
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<RecursionDecision> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
+function toStep(decision: RecursionDecision): RecursionStep | undefined {
+  if (decision === undefined || decision === null) return undefined;
+  if (decision instanceof ChatRequest) return { request: decision };
+  return decision;
+}

@@ -1,0 +1,81 @@
+import { hasErrorMarker, RxAdvisorsError } from './rx-advisors-error.js';
+
+const MARKER = Symbol.for('rx-advisors.error.StructuredOutputError');
+
+/**
+ * One validation failure of one attempt.
+ *
+ * @example
+ * ```ts
+ * import type { StructuredOutputIssue } from 'rx-advisors';
+ * const issue: StructuredOutputIssue = { attempt: 1, path: '/age', message: 'must be number' };
+ * ```
+ */
+export interface StructuredOutputIssue {
+  /** The attempt (model call) it belongs to, counting from 1. */
+  readonly attempt: number;
+  /** A JSON Pointer into the answer; `''` for the answer as a whole. */
+  readonly path: string;
+  /** What is wrong. */
+  readonly message: string;
+}
+
+/** The fields of a {@link StructuredOutputError}. */
+export interface StructuredOutputErrorOptions {
+  /** How many answers were tried. */
+  attempts: number;
+  /** Every attempt's validation failures. */
+  errors: readonly StructuredOutputIssue[];
+  /** The text of the last answer. */
+  lastText: string;
+}
+
+/**
+ * No answer matched the output schema within `maxAttempts` model calls.
+ *
+ * @example
+ * ```ts
+ * import { StructuredOutputError } from 'rx-advisors';
+ *
+ * client.prompt('A person').call().entity(person, { validate: true }).subscribe({
+ *   error: (error) => {
+ *     if (StructuredOutputError.isInstance(error)) console.log(error.attempts, error.errors, error.lastText);
+ *   },
+ * });
+ * ```
+ */
+export class StructuredOutputError extends RxAdvisorsError {
+  /** How many answers were tried. */
+  readonly attempts: number;
+  /** Every attempt's validation failures, in order. */
+  readonly errors: readonly StructuredOutputIssue[];
+  /** The text of the last answer. */
+  readonly lastText: string;
+
+  /** @param options Attempts, errors and the last answer's text. */
+  constructor(options: StructuredOutputErrorOptions) {
+    const last = options.errors.filter((issue) => issue.attempt === options.attempts);
+    const summary = last
+      .slice(0, 3)
+      .map((issue) => `${issue.path || '(answer)'} ${issue.message}`)
+      .join('; ');
+    super(
+      `No answer matched the output schema after ${options.attempts} attempt(s); the last one failed with: ` +
+        `${summary}${last.length > 3 ? ` (and ${last.length - 3} more)` : ''}. ` +
+        `Raise maxAttempts, simplify the schema, or use onExhausted: 'return-last'.`,
+    );
+    Object.defineProperty(this, MARKER, { value: true });
+    this.attempts = options.attempts;
+    this.errors = options.errors;
+    this.lastText = options.lastText;
+  }
+
+  /**
+   * Whether `error` is a {@link StructuredOutputError}, even from another copy of the package.
+   * @param error Any value.
+   * @returns `true` when `error` carries this class's marker.
+   */
+  static override isInstance(error: unknown): error is StructuredOutputError {
+    return hasErrorMarker(error, MARKER);
+  }
+}

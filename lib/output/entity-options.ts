@@ -1,0 +1,31 @@
+import type { StructuredOutputValidationAdvisorOptions } from './structured-output-validation-advisor.js';
+
+/**
+ * Options of `call().entity(schema, options)` and `stream().entity(schema, options)`.
+ *
+ * @example
+ * ```ts
+ * client.prompt('A person').call().entity(Person, { validate: true });
+ * client.prompt('A person').call().entity(Person, { validate: { maxAttempts: 5, native: true } });
+ * ```
+ */
+export interface EntityOptions {
+  /**
+   * Add a `StructuredOutputValidationAdvisor` for this call (format instructions,
+   * validation, retries with the errors): `true` for the defaults, or its options.
+   * Without it, `entity()` only parses and validates the answer and fails with an
+   * `EntityParseError`.
+   */
+  validate?: boolean | Omit<StructuredOutputValidationAdvisorOptions, 'outputSchema'>;
+}
+
+/**
+ * The entity type of `entity<T, S>()`: `T` when given explicitly, else inferred from `S`.
+ *
+ * @example
+ * ```ts
+ * import type { EntityType } from 'rx-advisors';
+ * type P = EntityType<{ name: string }, never>; // { name: string }
+ * ```
+ */
+export type EntityType<T, Inferred> = [T] extends [never] ? Inferred : T;

@@ -1,0 +1,92 @@
+import type { JsonSchema } from '../core/tool-definition.js';
+import type { FromJsonSchema } from '../tools/from-json-schema.js';
+import type { ZodLikeSchema } from '../tools/tool-parameters.js';
+
+/**
+ * A JSON Schema that carries the type it describes, as made by {@link typedJsonSchema}.
+ */
+export type TypedJsonSchema<T> = JsonSchema & { readonly __type?: T };
+
+/**
+ * What `outputSchema` and `entity()` accept: a JSON Schema (draft 2020-12 or draft-07,
+ * validated by ajv with formats) or a zod v4 schema (validated by zod).
+ *
+ * @example
+ * ```ts
+ * import type { OutputSchema } from 'rx-advisors';
+ * const person: OutputSchema = {
+ *   type: 'object',
+ *   properties: { name: { type: 'string' } },
+ *   required: ['name'],
+ * };
+ * ```
+ */
+export type OutputSchema<T = unknown> = TypedJsonSchema<T> | ZodLikeSchema<T>;
+
+/**
+ * The static type an output schema describes: zod's output type, the type given to
+ * {@link typedJsonSchema}, or the type read off a JSON Schema literal written `as const`.
+ *
+ * @example
+ * ```ts
+ * import type { InferOutput } from 'rx-advisors';
+ * const schema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } as const;
+ * type Out = InferOutput<typeof schema>; // { n: number }
+ * ```
+ */
+export type InferOutput<S> =
+  S extends ZodLikeSchema<infer T>
+    ? T
+    : S extends { readonly __type?: infer T }
+      ? unknown extends T
+        ? FromJsonSchema<S>
+        : T
+      : FromJsonSchema<S>;
+
+/**
+ * One validation failure: where (a JSON Pointer, `''` for the whole answer) and what.
+ *
+ * @example
+ * ```ts
+ * import type { ValidationIssue } from 'rx-advisors';
+ * const issue: ValidationIssue = { path: '/age', message: 'must be number' };
+ * ```
+ */
+export interface ValidationIssue {
+  /** A JSON Pointer into the answer (`/items/0/name`); `''` for the answer as a whole. */
+  path: string;
+  /** What is wrong, in words. */
+  message: string;
+}
+
+/**
+ * Tags a JSON Schema with the type it describes, so `entity(schema)` is typed.
+ *
+ * @example
+ * ```ts
+ * import { typedJsonSchema } from 'rx-advisors';
+ * interface Person { name: string }
+ * const person = typedJsonSchema<Person>({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+ * client.prompt('Who?').call().entity(person); // Observable<Person>
+ * ```
+ * @param schema A JSON Schema.
+ * @returns The same object, typed.
+ */
+export function typedJsonSchema<T>(schema: JsonSchema): TypedJsonSchema<T> {
+  return schema;
+}
+
+/**
+ * Whether `schema` is a zod v4 schema (checked structurally: `_zod` and Standard Schema's
+ * `~standard.validate`, as `tool()` does).
+ * @internal
+ */
+export function isZodLikeSchema(schema: unknown): schema is ZodLikeSchema {
+  return (
+    typeof schema === 'object' &&
+    schema !== null &&
+    typeof (schema as { _zod?: unknown })._zod === 'object' &&
+    typeof (schema as { '~standard'?: { validate?: unknown } })['~standard']?.validate ===
+      'function'
+  );
+}

@@ -1,0 +1,35 @@
+import { map, type OperatorFunction } from 'rxjs';
+import type { ChatResponse } from '../core/chat-response.js';
+import { EntityParseError } from '../errors/entity-parse-error.js';
+import { compileOutputSchema } from './compile-output-schema.js';
+import type { InferOutput, OutputSchema } from './output-schema.js';
+import { parseAnswer } from './parse-answer.js';
+
+/**
+ * Turns each response into the entity its text holds: the JSON is found (fences and prose
+ * allowed), parsed safely and validated; failure is an `EntityParseError`. This is what
+ * `call().entity(schema)` does.
+ *
+ * ```
+ * source:  ----r|       r: { text: '{"name":"Ada"}' }
+ * result:  ----e|       e: { name: 'Ada' }
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { parseEntity } from 'rx-advisors';
+ * client.prompt('A person as JSON').call().chatResponse().pipe(parseEntity(personSchema));
+ * ```
+ * @param schema A JSON Schema or a zod v4 schema.
+ * @returns An operator from responses to entities.
+ */
+export function parseEntity<S extends OutputSchema>(
+  schema: S,
+): OperatorFunction<Pick<ChatResponse, 'text'>, InferOutput<S>> {
+  const compiled = compileOutputSchema(schema, 'schema');
+  return map((response) => {
+    const result = parseAnswer(response.text, compiled);
+    if (result.valid) return result.value as InferOutput<S>;
+    throw new EntityParseError({ errors: result.issues, text: response.text });
+  });
+}
