@@ -117,3 +117,25 @@ export { EntityParseError, type EntityParseIssue } from './errors/entity-parse-e
 export { EvaluationError } from './errors/evaluation-error.js';
 
 // ---- Memory (issue 6: memory helper) ----
+export type { ChatMemory } from './memory/chat-memory.js';
+export type { ChatMemoryRepository } from './memory/chat-memory-repository.js';
+export { InMemoryChatMemoryRepository } from './memory/in-memory-chat-memory-repository.js';
+export {
+  MessageWindowChatMemory,
+  type MessageWindowChatMemoryOptions,
+} from './memory/message-window-chat-memory.js';
+export type { ChatMemoryAdvisorOptions } from './memory/memory-advisor-options.js';
+export {
+  MessageChatMemoryAdvisor,
+  type MessageChatMemoryAdvisorOptions,
+} from './memory/message-chat-memory-advisor.js';
+export {
+  PromptChatMemoryAdvisor,
+  type PromptChatMemoryAdvisorOptions,
+} from './memory/prompt-chat-memory-advisor.js';
+export {
+  ChatMemoryError,
+  type ChatMemoryErrorOptions,
+  type ChatMemoryOperation,
+} from './errors/chat-memory-error.js';
+export { MissingConversationIdError } from './errors/missing-conversation-id-error.js';

@@ -1,0 +1,62 @@
+import type { Message } from '../core/message.js';
+
+/**
+ * Where chat memory keeps conversations: every role, tool calls and tool results included
+ * with their ids, in a stable order.
+ *
+ * Asynchronous with Promises (not Observables): every operation is one request with one
+ * answer, which is exactly what a Promise models, and the drivers a repository wraps
+ * (pg, redis, mongodb, fetch) are Promise-based, so an implementation is a few `async`
+ * methods. The memory advisors lift the Promises into their streams with `defer`/`from`
+ * at the edge. Writes are deliberately not cancellable: an unsubscribed call must never
+ * leave a conversation half-written.
+ *
+ * Contract: `saveAll` replaces the conversation with `messages`, whole or not at all (one
+ * transaction); `findByConversationId` returns the messages in the order they were saved
+ * (an empty array for an unknown conversation) and copies the caller may change. Callers
+ * (`MessageWindowChatMemory`) serialise the operations on one conversation.
+ *
+ * @example
+ * ```ts
+ * import type { ChatMemoryRepository, Message } from 'rx-advisors';
+ *
+ * class RedisChatMemoryRepository implements ChatMemoryRepository {
+ *   constructor(private readonly redis: RedisClient) {}
+ *   async findConversationIds() {
+ *     return (await this.redis.keys('chat:*')).map((key) => key.slice(5));
+ *   }
+ *   async findByConversationId(conversationId: string) {
+ *     return JSON.parse((await this.redis.get(`chat:${conversationId}`)) ?? '[]') as Message[];
+ *   }
+ *   async saveAll(conversationId: string, messages: readonly Message[]) {
+ *     await this.redis.set(`chat:${conversationId}`, JSON.stringify(messages));
+ *   }
+ *   async deleteByConversationId(conversationId: string) {
+ *     await this.redis.del(`chat:${conversationId}`);
+ *   }
+ * }
+ * ```
+ */
+export interface ChatMemoryRepository {
+  /**
+   * @returns The ids of every stored conversation.
+   */
+  findConversationIds(): Promise<string[]>;
+  /**
+   * @param conversationId The conversation to read.
+   * @returns Its messages in saved order; an empty array when there are none.
+   */
+  findByConversationId(conversationId: string): Promise<Message[]>;
+  /**
+   * Replaces a conversation's messages, atomically.
+   * @param conversationId The conversation to write.
+   * @param messages Its complete new content (an empty array leaves it empty).
+   * @returns A Promise that resolves once the write is durable.
+   */
+  saveAll(conversationId: string, messages: readonly Message[]): Promise<void>;
+  /**
+   * @param conversationId The conversation to delete.
+   * @returns A Promise that resolves once it is gone.
+   */
+  deleteByConversationId(conversationId: string): Promise<void>;
+}

@@ -1,0 +1,169 @@
+import {
+  concat,
+  concatMap,
+  config,
+  defer,
+  finalize,
+  from,
+  ignoreElements,
+  tap,
+  throwError,
+  catchError,
+  EMPTY,
+  type Observable,
+} from 'rxjs';
+import type { AdvisorChain } from '../advisor/advisor.js';
+import { ContextKeys } from '../advisor/context-keys.js';
+import type { ChatChunk } from '../core/chat-chunk.js';
+import type { ChatRequest } from '../core/chat-request.js';
+import type { ChatResponse } from '../core/chat-response.js';
+import type { AssistantMessage, Message } from '../core/message.js';
+import { ResponseAssembler } from '../core/response-assembler.js';
+import type { ChatMemory } from './chat-memory.js';
+import { turnInputs } from './conversation-messages.js';
+
+/** What {@link chatMemoryTurn} needs. @internal */
+export interface ChatMemoryTurnOptions {
+  chatMemory: ChatMemory;
+  conversationId: string;
+  request: ChatRequest;
+  chain: AdvisorChain;
+  /** Builds the request sent down the chain from the call's request and the stored history. */
+  prepare: (request: ChatRequest, history: Message[]) => ChatRequest;
+  /** Ordered inside the tool loop: one turn is one round, and its tool calls are kept. */
+  insideToolLoop: boolean;
+  /** Outside the loop: also save the loop's messages (`ContextKeys.TOOL_LOOP_MESSAGES`) of this run. */
+  saveToolMessages: boolean;
+}
+
+type Phase = 'loading' | 'streaming' | 'saving' | 'failed';
+
+/**
+ * One call (or, inside the tool loop, one round) with memory: reads the history once,
+ * streams the chain with it, and writes the turn with ONE `chatMemory.add` when the
+ * stream completes: the turn's inputs, then (by option) the tool loop's messages, then
+ * the final assistant message. The stream completes only after that write. A failed
+ * stream writes the inputs only and rethrows; an unsubscribed one writes the inputs in
+ * the background. Must be called inside `defer` (its state belongs to one subscription).
+ * @internal
+ */
+export function chatMemoryTurn(options: ChatMemoryTurnOptions): Observable<ChatChunk> {
+  const { chatMemory, conversationId, request, chain, prepare } = options;
+  const inputs = turnInputs(request.messages);
+  const loop = options.insideToolLoop
+    ? undefined
+    : new LoopMessagesReader(request.context, options.saveToolMessages);
+  const assembler = new ResponseAssembler();
+  let phase: Phase = 'loading';
+
+  const save$ = (messages: Message[]): Observable<never> =>
+    defer(() => {
+      phase = 'saving';
+      return from(chatMemory.add(conversationId, messages));
+    }).pipe(ignoreElements());
+
+  const turn$ = defer(() => from(chatMemory.get(conversationId))).pipe(
+    concatMap((history) => {
+      phase = 'streaming';
+      return chain.next(prepare(request, history));
+    }),
+    tap((chunk) => assembler.add(chunk)),
+    catchError((error: unknown) => {
+      if (phase !== 'streaming') {
+        phase = 'failed';
+        return throwError(() => error);
+      }
+      // The stream's error is what the caller must see; a failed write of the inputs
+      // on top of it goes where RxJS sends errors that have nowhere else to go.
+      return concat(
+        save$(inputs).pipe(
+          catchError((saveError: unknown) => {
+            reportUnhandled(saveError);
+            return EMPTY;
+          }),
+        ),
+        throwError(() => error),
+      );
+    }),
+  );
+
+  const complete$ = defer(() => save$([...inputs, ...producedMessages(assembler.build(), loop)]));
+
+  return concat(turn$, complete$).pipe(
+    finalize(() => {
+      if (phase !== 'loading' && phase !== 'streaming') return;
+      phase = 'saving';
+      // Unsubscribed mid-call: keep what the user said; nothing of the answer is written.
+      // A ChatMemory that throws instead of rejecting must not break the teardown.
+      new Promise<void>((resolve) => resolve(chatMemory.add(conversationId, inputs))).catch(
+        reportUnhandled,
+      );
+    }),
+  );
+}
+
+/** The messages the call produced, in order, as they go into memory. */
+function producedMessages(response: ChatResponse, loop: LoopMessagesReader | undefined): Message[] {
+  if (response.finishReason === 'error') return [];
+  const loopMessages = loop?.read() ?? [];
+  const produced: Message[] = loop?.save === true ? loopMessages.slice() : [];
+  const answer = finalAnswer(response.message, loopMessages, loop?.save === true);
+  if (answer !== undefined) produced.push(answer);
+  return produced;
+}
+
+/**
+ * Reads the messages the tool loop (ordered inside this advisor) added during this run.
+ * The context may outlive one run (an outer advisor re-running the chain), so only what
+ * came after the subscription started counts, whether the loop appends to its array or
+ * replaces it.
+ */
+class LoopMessagesReader {
+  private readonly atStart: unknown;
+  private readonly lengthAtStart: number;
+
+  constructor(
+    private readonly context: Map<string, unknown>,
+    readonly save: boolean,
+  ) {
+    this.atStart = context.get(ContextKeys.TOOL_LOOP_MESSAGES);
+    this.lengthAtStart = Array.isArray(this.atStart) ? this.atStart.length : 0;
+  }
+
+  read(): Message[] {
+    const current = this.context.get(ContextKeys.TOOL_LOOP_MESSAGES);
+    if (!Array.isArray(current)) return [];
+    const messages = current as Message[];
+    return current === this.atStart ? messages.slice(this.lengthAtStart) : messages.slice();
+  }
+}
+
+function finalAnswer(
+  message: AssistantMessage,
+  loopMessages: readonly Message[],
+  saveToolMessages: boolean,
+): AssistantMessage | undefined {
+  let answer = message;
+  if (loopMessages.length > 0) {
+    // The loop answered these calls already; outbound tool-call chunks (emitToolEvents)
+    // must not make the final answer look like an unanswered tool call.
+    answer = { role: 'assistant', content: message.content };
+    if (message.reasoning !== undefined) answer.reasoning = message.reasoning;
+    if (saveToolMessages) answer.content = stripEarlierRounds(message.content, loopMessages);
+  }
+  const empty =
+    answer.content === '' && answer.toolCalls === undefined && answer.reasoning === undefined;
+  return empty ? undefined : answer;
+}
+
+/** The outbound text holds every round's text; the loop's messages already hold the earlier rounds'. */
+function stripEarlierRounds(text: string, loopMessages: readonly Message[]): string {
+  let earlier = '';
+  for (const message of loopMessages) if (message.role === 'assistant') earlier += message.content;
+  return earlier !== '' && text.startsWith(earlier) ? text.slice(earlier.length) : text;
+}
+
+/** Where RxJS sends errors that have no subscriber left to receive them. */
+function reportUnhandled(error: unknown): void {
+  config.onUnhandledError?.(error);
+}

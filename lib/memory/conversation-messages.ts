@@ -1,0 +1,77 @@
+import type { AssistantMessage, Message, ToolMessage } from '../core/message.js';
+
+/**
+ * The messages a call adds to its conversation: the request's messages after its last
+ * assistant message, system messages left out. For a fresh prompt that is the user
+ * message (few-shot examples given with `.messages()` before an assistant message are
+ * not saved); for a tool-loop round without history it is the new tool results.
+ * @internal
+ */
+export function turnInputs(messages: readonly Message[]): Message[] {
+  let start = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role === 'assistant') {
+      start = i + 1;
+      break;
+    }
+  }
+  const inputs: Message[] = [];
+  for (let i = start; i < messages.length; i++) {
+    const message = messages[i];
+    if (message !== undefined && message.role !== 'system') inputs.push(message);
+  }
+  return inputs;
+}
+
+/**
+ * Splits messages into the system messages and the others, keeping order in each.
+ * @internal
+ */
+export function splitSystem(messages: readonly Message[]): [Message[], Message[]] {
+  const system: Message[] = [];
+  const others: Message[] = [];
+  for (const message of messages) (message.role === 'system' ? system : others).push(message);
+  return [system, others];
+}
+
+/**
+ * Makes a conversation safe to send: every assistant tool call is answered by a tool
+ * result right after it, and every tool result answers a call just before it. Calls left
+ * unanswered (a call aborted while its tools ran, a loop stopped at its round limit) are
+ * dropped from their message, and the message too when nothing else is left in it;
+ * results without their call are dropped. A valid conversation comes back as an equal copy.
+ * @internal
+ */
+export function pairToolMessages(messages: readonly Message[]): Message[] {
+  const paired: Message[] = [];
+  let index = 0;
+  while (index < messages.length) {
+    const message = messages[index];
+    index++;
+    if (message.role === 'tool') continue; // a result whose call is not right before it
+    if (message.role !== 'assistant' || message.toolCalls === undefined) {
+      paired.push(message);
+      continue;
+    }
+    const results: ToolMessage[] = [];
+    for (let next = messages[index]; next?.role === 'tool'; next = messages[++index]) {
+      results.push(next);
+    }
+    const answered = new Set(results.map((result) => result.toolCallId));
+    const calls = message.toolCalls.filter((call) => answered.has(call.id));
+    const ids = new Set(calls.map((call) => call.id));
+    if (calls.length === message.toolCalls.length) paired.push(message);
+    else if (calls.length > 0) paired.push({ ...message, toolCalls: calls });
+    else if (message.content !== '' || message.reasoning !== undefined) {
+      paired.push(withoutToolCalls(message));
+    }
+    for (const result of results) if (ids.has(result.toolCallId)) paired.push(result);
+  }
+  return paired;
+}
+
+function withoutToolCalls(message: AssistantMessage): AssistantMessage {
+  const copy: AssistantMessage = { role: 'assistant', content: message.content };
+  if (message.reasoning !== undefined) copy.reasoning = message.reasoning;
+  return copy;
+}

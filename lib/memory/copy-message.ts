@@ -1,0 +1,35 @@
+import type { Message, ToolCall } from '../core/message.js';
+
+/**
+ * A copy of a message that shares no mutable part with it (tool calls and reasoning
+ * blocks copied too), so stored history cannot be changed through a caller's reference.
+ * @internal
+ */
+export function copyMessage(message: Message): Message {
+  switch (message.role) {
+    case 'system':
+    case 'user':
+      return { role: message.role, content: message.content };
+    case 'assistant': {
+      const copy: Message = { role: 'assistant', content: message.content };
+      if (message.toolCalls !== undefined) copy.toolCalls = message.toolCalls.map(copyToolCall);
+      if (message.reasoning !== undefined)
+        copy.reasoning = message.reasoning.map((part) => ({ ...part }));
+      return copy;
+    }
+    case 'tool': {
+      const copy: Message = {
+        role: 'tool',
+        toolCallId: message.toolCallId,
+        name: message.name,
+        content: message.content,
+      };
+      if (message.isError !== undefined) copy.isError = message.isError;
+      return copy;
+    }
+  }
+}
+
+function copyToolCall(call: ToolCall): ToolCall {
+  return { id: call.id, name: call.name, arguments: call.arguments };
+}

@@ -1,0 +1,181 @@
+import type { Message } from '../core/message.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import type { ChatMemory } from './chat-memory.js';
+import type { ChatMemoryRepository } from './chat-memory-repository.js';
+import { InMemoryChatMemoryRepository } from './in-memory-chat-memory-repository.js';
+import { KeyedQueue } from './keyed-queue.js';
+import { messageWindow } from './message-window.js';
+
+/** Options of {@link MessageWindowChatMemory}. */
+export interface MessageWindowChatMemoryOptions {
+  /** How many messages to keep per conversation, system messages included; default 20. */
+  maxMessages?: number;
+  /** Where conversations are stored; default a new `InMemoryChatMemoryRepository`. */
+  repository?: ChatMemoryRepository;
+}
+
+/**
+ * A {@link ChatMemory} that keeps the last `maxMessages` messages of each conversation.
+ * System messages are always kept (new ones given to `add` replace the stored ones), and
+ * the window is cut at turn boundaries: it never starts with a tool result whose call was
+ * cut off, nor with an assistant tool-call message without its results.
+ *
+ * Operations on one conversation run one after another (in this process), so two calls
+ * writing the same conversation at once never interleave or lose messages; different
+ * conversations run independently.
+ *
+ * @example
+ * ```ts
+ * import { MessageWindowChatMemory } from 'rx-advisors';
+ * import { SqliteChatMemoryRepository } from 'rx-advisors/memory/sqlite';
+ * import Database from 'better-sqlite3';
+ *
+ * const chatMemory = new MessageWindowChatMemory({
+ *   maxMessages: 20,
+ *   repository: new SqliteChatMemoryRepository({ database: new Database('chat.db') }),
+ * });
+ * ```
+ */
+export class MessageWindowChatMemory implements ChatMemory {
+  /** The window size. */
+  readonly maxMessages: number;
+  /** The store behind this memory. */
+  readonly repository: ChatMemoryRepository;
+  private readonly queue = new KeyedQueue();
+
+  /** @param options `maxMessages` (default 20) and `repository` (default in-memory). */
+  constructor(options: MessageWindowChatMemoryOptions = {}) {
+    const { maxMessages = 20, repository = new InMemoryChatMemoryRepository() } = options;
+    if (!Number.isInteger(maxMessages) || maxMessages < 1) {
+      throw new InvalidOptionsError({
+        option: 'maxMessages',
+        value: maxMessages,
+        expected: 'a whole number of at least 1',
+      });
+    }
+    if (!isRepository(repository)) {
+      throw new InvalidOptionsError({
+        option: 'repository',
+        value: repository,
+        expected:
+          'a ChatMemoryRepository (findConversationIds, findByConversationId, saveAll, deleteByConversationId)',
+      });
+    }
+    this.maxMessages = maxMessages;
+    this.repository = repository;
+  }
+
+  /**
+   * @param conversationId The conversation to read.
+   * @returns Its kept messages, oldest first, after every write queued before this call.
+   */
+  get(conversationId: string): Promise<Message[]> {
+    return settle(() => {
+      const id = checkId(conversationId);
+      return this.queue.run(id, () => this.repository.findByConversationId(id));
+    });
+  }
+
+  /**
+   * Appends messages and trims the conversation to the window, in one repository write.
+   * @param conversationId The conversation to write.
+   * @param messages The messages to append, in order.
+   * @returns A Promise that resolves once the window is stored.
+   */
+  add(conversationId: string, messages: readonly Message[]): Promise<void> {
+    return settle(() => {
+      const id = checkId(conversationId);
+      const added = checkMessages(messages);
+      if (added.length === 0) return Promise.resolve();
+      return this.queue.run(id, async () => {
+        const stored = await this.repository.findByConversationId(id);
+        const kept = added.some(isSystem) ? stored.filter((m) => !isSystem(m)) : stored;
+        await this.repository.saveAll(id, messageWindow([...kept, ...added], this.maxMessages));
+      });
+    });
+  }
+
+  /**
+   * @param conversationId The conversation to forget.
+   * @returns A Promise that resolves once it is gone.
+   */
+  clear(conversationId: string): Promise<void> {
+    return settle(() => {
+      const id = checkId(conversationId);
+      return this.queue.run(id, () => this.repository.deleteByConversationId(id));
+    });
+  }
+}
+
+/** Runs `start`, turning a synchronous throw (bad input) into a rejected Promise. */
+function settle<T>(start: () => Promise<T>): Promise<T> {
+  try {
+    return start();
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+function isSystem(message: Message): boolean {
+  return message.role === 'system';
+}
+
+function checkId(conversationId: string): string {
+  const given: unknown = conversationId;
+  if (typeof given !== 'string' || given === '') {
+    throw new InvalidOptionsError({
+      option: 'conversationId',
+      value: given,
+      expected: 'a non-empty string',
+    });
+  }
+  return given;
+}
+
+function checkMessages(messages: readonly Message[]): readonly Message[] {
+  const given: unknown = messages;
+  if (!Array.isArray(given)) {
+    throw new InvalidOptionsError({
+      option: 'messages',
+      value: given,
+      expected: 'an array of messages',
+    });
+  }
+  messages.forEach((message, index) => {
+    if (!isMessage(message)) {
+      throw new InvalidOptionsError({
+        option: `messages[${index}]`,
+        value: message,
+        expected:
+          "a message: { role: 'system' | 'user' | 'assistant', content: string } or " +
+          "{ role: 'tool', toolCallId: string, name: string, content: string }",
+      });
+    }
+  });
+  return messages;
+}
+
+function isMessage(value: unknown): value is Message {
+  if (typeof value !== 'object' || value === null) return false;
+  const message = value as Record<string, unknown>;
+  if (typeof message['content'] !== 'string') return false;
+  switch (message['role']) {
+    case 'system':
+    case 'user':
+      return true;
+    case 'assistant':
+      return message['toolCalls'] === undefined || Array.isArray(message['toolCalls']);
+    case 'tool':
+      return typeof message['toolCallId'] === 'string' && typeof message['name'] === 'string';
+    default:
+      return false;
+  }
+}
+
+function isRepository(value: unknown): value is ChatMemoryRepository {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return ['findConversationIds', 'findByConversationId', 'saveAll', 'deleteByConversationId'].every(
+    (method) => typeof candidate[method] === 'function',
+  );
+}

@@ -1,0 +1,117 @@
+import type { Message, ReasoningPart, ToolCall } from '../../core/message.js';
+
+/**
+ * One stored message: a row of the memory table. Assistant tool calls (with their ids)
+ * and reasoning blocks are JSON text; tool results keep their call id and tool name in
+ * their own columns.
+ * @internal
+ */
+export interface MessageRow {
+  role: string;
+  content: string;
+  tool_calls: string | null;
+  reasoning: string | null;
+  tool_call_id: string | null;
+  tool_name: string | null;
+  is_error: number | null;
+}
+
+/**
+ * @internal
+ * @param message A message to store.
+ * @returns Its row (without the key columns).
+ */
+export function toRow(message: Message): MessageRow {
+  const row: MessageRow = {
+    role: message.role,
+    content: message.content,
+    tool_calls: null,
+    reasoning: null,
+    tool_call_id: null,
+    tool_name: null,
+    is_error: null,
+  };
+  if (message.role === 'assistant') {
+    if (message.toolCalls !== undefined)
+      row.tool_calls = JSON.stringify(message.toolCalls.map(plainCall));
+    if (message.reasoning !== undefined) row.reasoning = JSON.stringify(message.reasoning);
+  } else if (message.role === 'tool') {
+    row.tool_call_id = message.toolCallId;
+    row.tool_name = message.name;
+    if (message.isError !== undefined) row.is_error = message.isError ? 1 : 0;
+  }
+  return row;
+}
+
+/**
+ * @internal
+ * @param row A stored row.
+ * @returns The message, or a description of what is wrong with the row.
+ */
+export function fromRow(row: MessageRow): Message | string {
+  switch (row.role) {
+    case 'system':
+    case 'user':
+      return { role: row.role, content: row.content };
+    case 'assistant': {
+      const message: Message = { role: 'assistant', content: row.content };
+      if (row.tool_calls !== null) {
+        const calls = parseJson(row.tool_calls);
+        if (!Array.isArray(calls) || !calls.every(isToolCall)) return 'malformed tool_calls JSON';
+        message.toolCalls = calls;
+      }
+      if (row.reasoning !== null) {
+        const parts = parseJson(row.reasoning);
+        if (!Array.isArray(parts) || !parts.every(isReasoningPart))
+          return 'malformed reasoning JSON';
+        message.reasoning = parts;
+      }
+      return message;
+    }
+    case 'tool': {
+      if (row.tool_call_id === null || row.tool_name === null) {
+        return 'a tool message without tool_call_id or tool_name';
+      }
+      const message: Message = {
+        role: 'tool',
+        toolCallId: row.tool_call_id,
+        name: row.tool_name,
+        content: row.content,
+      };
+      if (row.is_error !== null) message.isError = row.is_error === 1;
+      return message;
+    }
+    default:
+      return `unknown role ${JSON.stringify(row.role)}`;
+  }
+}
+
+function plainCall(call: ToolCall): ToolCall {
+  return { id: call.id, name: call.name, arguments: call.arguments };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isToolCall(value: unknown): value is ToolCall {
+  if (typeof value !== 'object' || value === null) return false;
+  const call = value as Record<string, unknown>;
+  return (
+    typeof call['id'] === 'string' &&
+    typeof call['name'] === 'string' &&
+    typeof call['arguments'] === 'string'
+  );
+}
+
+function isReasoningPart(value: unknown): value is ReasoningPart {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Record<string, unknown>)['text'] === 'string'
+  );
+}

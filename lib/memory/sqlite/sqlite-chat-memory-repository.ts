@@ -1,0 +1,203 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Message } from '../../core/message.js';
+import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-memory-error.js';
+import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
+import type { ChatMemoryRepository } from '../chat-memory-repository.js';
+import { fromRow, toRow, type MessageRow } from './message-row.js';
+import { sqliteFailure } from './sqlite-failure.js';
+
+/** Options of {@link SqliteChatMemoryRepository}. */
+export interface SqliteChatMemoryRepositoryOptions {
+  /**
+   * An open better-sqlite3 database. The application opens it (file, busy `timeout`,
+   * read-only…) and closes it; the repository never does either.
+   */
+  database: BetterSqlite3.Database;
+  /** The table that holds the messages; default `rx_advisors_chat_memory`. */
+  tableName?: string;
+}
+
+interface Statements {
+  ids: BetterSqlite3.Statement<[], { conversation_id: string }>;
+  select: BetterSqlite3.Statement<[string], MessageRow>;
+  remove: BetterSqlite3.Statement<[string]>;
+  replace: (conversationId: string, messages: readonly Message[]) => void;
+}
+
+const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/**
+ * A {@link ChatMemoryRepository} in SQLite through better-sqlite3: the embedded,
+ * persistent default. Every role is stored with its tool calls, tool results and ids,
+ * ordered by position; `saveAll` replaces a conversation in one transaction, so a turn
+ * is stored whole or not at all. The table is created on first use, and the database
+ * switched to WAL (readers never wait for the writer). Failures (a locked, corrupt or
+ * read-only database) reject with a `ChatMemoryError` carrying the SQLite code.
+ *
+ * better-sqlite3 is synchronous: each operation runs to its end before the returned
+ * Promise settles, and only ever touches one conversation's rows.
+ *
+ * @example
+ * ```ts
+ * import Database from 'better-sqlite3';
+ * import { MessageChatMemoryAdvisor, MessageWindowChatMemory } from 'rx-advisors';
+ * import { SqliteChatMemoryRepository } from 'rx-advisors/memory/sqlite';
+ *
+ * const database = new Database('chat-memory.db');
+ * const repository = new SqliteChatMemoryRepository({ database });
+ * const advisor = new MessageChatMemoryAdvisor({
+ *   chatMemory: new MessageWindowChatMemory({ maxMessages: 40, repository }),
+ * });
+ * process.on('exit', () => database.close());
+ * ```
+ */
+export class SqliteChatMemoryRepository implements ChatMemoryRepository {
+  /** The table that holds the messages. */
+  readonly tableName: string;
+  private readonly database: BetterSqlite3.Database;
+  private statements: Statements | undefined;
+
+  /** @param options The database and, optionally, the table name. */
+  constructor(options: SqliteChatMemoryRepositoryOptions) {
+    const { database, tableName = 'rx_advisors_chat_memory' } = options ?? {};
+    const given: unknown = database;
+    if (!isDatabase(given)) {
+      throw new InvalidOptionsError({
+        option: 'database',
+        value: given,
+        expected:
+          "an open better-sqlite3 Database (import Database from 'better-sqlite3'; new Database('chat.db'))",
+      });
+    }
+    if (typeof tableName !== 'string' || !TABLE_NAME.test(tableName)) {
+      throw new InvalidOptionsError({
+        option: 'tableName',
+        value: tableName,
+        expected: 'a SQL identifier: letters, digits and underscores, not starting with a digit',
+      });
+    }
+    this.database = given;
+    this.tableName = tableName;
+  }
+
+  /** @returns Every stored conversation id, sorted. */
+  findConversationIds(): Promise<string[]> {
+    return this.run('list', undefined, (s) => s.ids.all().map((row) => row.conversation_id));
+  }
+
+  /**
+   * @param conversationId The conversation to read.
+   * @returns Its messages in saved order; an empty array when there are none.
+   */
+  findByConversationId(conversationId: string): Promise<Message[]> {
+    return this.run('read', conversationId, (s) =>
+      s.select.all(conversationId).map((row, index) => {
+        const message = fromRow(row);
+        if (typeof message !== 'string') return message;
+        throw new ChatMemoryError({
+          operation: 'read',
+          conversationId,
+          reason: `message ${index} in table ${this.tableName} is damaged (${message}); fix or delete the row.`,
+        });
+      }),
+    );
+  }
+
+  /**
+   * Replaces a conversation in one immediate transaction.
+   * @param conversationId The conversation to write.
+   * @param messages Its complete new content.
+   * @returns A Promise that resolves once the transaction committed.
+   */
+  saveAll(conversationId: string, messages: readonly Message[]): Promise<void> {
+    return this.run('write', conversationId, (s) => s.replace(conversationId, messages));
+  }
+
+  /**
+   * @param conversationId The conversation to delete.
+   * @returns A Promise that resolves once the rows are gone.
+   */
+  deleteByConversationId(conversationId: string): Promise<void> {
+    return this.run('delete', conversationId, (s) => {
+      s.remove.run(conversationId);
+    });
+  }
+
+  private run<T>(
+    operation: ChatMemoryOperation,
+    conversationId: string | undefined,
+    work: (statements: Statements) => T,
+  ): Promise<T> {
+    try {
+      if (!this.database.open) {
+        throw new ChatMemoryError({
+          operation,
+          ...(conversationId === undefined ? {} : { conversationId }),
+          reason: `the better-sqlite3 database ${JSON.stringify(this.database.name)} is closed. Give the repository an open Database.`,
+        });
+      }
+      return Promise.resolve(work(this.prepared()));
+    } catch (error) {
+      return Promise.reject(sqliteFailure(error, operation, conversationId, this.database.name));
+    }
+  }
+
+  /** Creates the table on first use; a failed attempt (locked, corrupt) is tried again next time. */
+  private prepared(): Statements {
+    if (this.statements !== undefined) return this.statements;
+    const db = this.database;
+    const table = `"${this.tableName}"`;
+    if (!db.memory && !db.readonly) db.pragma('journal_mode = WAL');
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${table} (
+        conversation_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),
+        content TEXT NOT NULL,
+        tool_calls TEXT,
+        reasoning TEXT,
+        tool_call_id TEXT,
+        tool_name TEXT,
+        is_error INTEGER,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (conversation_id, position)
+      ) WITHOUT ROWID`,
+    );
+    const remove = db.prepare<[string]>(`DELETE FROM ${table} WHERE conversation_id = ?`);
+    const insert = db.prepare<[string, number, number, MessageRow]>(
+      `INSERT INTO ${table} (conversation_id, position, created_at, role, content, tool_calls,
+         reasoning, tool_call_id, tool_name, is_error)
+       VALUES (?, ?, ?, @role, @content, @tool_calls, @reasoning, @tool_call_id, @tool_name, @is_error)`,
+    );
+    const replace = db.transaction((conversationId: string, messages: readonly Message[]) => {
+      remove.run(conversationId);
+      const now = Date.now();
+      messages.forEach((message, position) => {
+        insert.run(conversationId, position, now, toRow(message));
+      });
+    });
+    this.statements = {
+      ids: db.prepare<[], { conversation_id: string }>(
+        `SELECT DISTINCT conversation_id FROM ${table} ORDER BY conversation_id`,
+      ),
+      select: db.prepare<[string], MessageRow>(
+        `SELECT role, content, tool_calls, reasoning, tool_call_id, tool_name, is_error
+         FROM ${table} WHERE conversation_id = ? ORDER BY position`,
+      ),
+      remove,
+      // IMMEDIATE takes the write lock up front, so a busy database fails before any change.
+      replace: (conversationId, messages) => replace.immediate(conversationId, messages),
+    };
+    return this.statements;
+  }
+}
+
+function isDatabase(value: unknown): value is BetterSqlite3.Database {
+  if (typeof value !== 'object' || value === null) return false;
+  const db = value as Record<string, unknown>;
+  return (
+    typeof db['prepare'] === 'function' &&
+    typeof db['transaction'] === 'function' &&
+    typeof db['pragma'] === 'function'
+  );
+}
