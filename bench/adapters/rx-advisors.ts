@@ -1,0 +1,110 @@
+import { map, type Observable } from 'rxjs';
+import { advisor, ChatClient, tool, ToolCallingAdvisor, type Advisor } from '../../lib/index.js';
+import { BenchChatModel } from '../harness/bench-chat-model.js';
+import { splitAtDelta, textChunks, TOOL_NAME, toolRoundChunks } from '../harness/chunks.js';
+import type { BenchAdapter, Gate, TextFixture } from '../harness/types.js';
+
+/** `count` advisors that pass every chunk on unchanged (`after: map((chunk) => chunk)`). */
+export function passThroughAdvisors(count: number): Advisor[] {
+  return Array.from({ length: count }, (_, i) =>
+    advisor({ name: `pass-through-${i}`, after: map((chunk) => chunk) }),
+  );
+}
+
+/** Resolves with the concatenated text deltas of `content$`. */
+export function collectText(content$: Observable<string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    content$.subscribe({
+      next: (delta) => {
+        text += delta;
+      },
+      error: reject,
+      complete: () => resolve(text),
+    });
+  });
+}
+
+// Clients are built once per configuration, as a server would: a call is `prompt()...`.
+const streamClients = new Map<string, ChatClient>();
+const parkedClients = new WeakMap<Gate, ChatClient>();
+
+function streamClient(fixture: TextFixture, advisors: number): ChatClient {
+  const key = `${fixture.deltas.length}:${fixture.text.length}:${advisors}`;
+  let client = streamClients.get(key);
+  if (client === undefined) {
+    const chunks = textChunks(fixture);
+    client = ChatClient.builder(new BenchChatModel({ script: () => chunks }))
+      .defaultAdvisors(...passThroughAdvisors(advisors))
+      .build();
+    streamClients.set(key, client);
+  }
+  return client;
+}
+
+/** The one trivial tool of the tool-loop workloads. */
+export const noopTool = tool({
+  name: TOOL_NAME,
+  description: 'Does nothing',
+  parameters: { type: 'object', properties: {} },
+  execute: () => 'ok',
+});
+
+/** rx-advisors: `ChatClient` over a model that streams precomputed chunks. */
+export const rxAdvisorsAdapter: BenchAdapter = {
+  framework: 'rx-advisors',
+  passThroughLabel: '5 × advisor({ after: map((chunk) => chunk) })',
+  toolLoopLabel: 'ToolCallingAdvisor (defer + expand)',
+
+  stream(fixture, advisors) {
+    return collectText(streamClient(fixture, advisors).prompt('Hi').stream().content());
+  },
+
+  toolLoop(rounds, fixture) {
+    const final = textChunks(fixture);
+    const model = new BenchChatModel({
+      script: (call) => (call <= rounds ? toolRoundChunks(call) : final),
+    });
+    const client = ChatClient.builder(model)
+      .defaultAdvisors(new ToolCallingAdvisor())
+      .defaultTools(noopTool)
+      .build();
+    return collectText(client.prompt('Hi').stream().content());
+  },
+
+  parked(fixture, parkAt, gate) {
+    let client = parkedClients.get(gate);
+    if (client === undefined) {
+      const { head, tail } = splitAtDelta(textChunks(fixture), parkAt);
+      client = ChatClient.create(
+        new BenchChatModel({ script: () => [], park: { head, tail, gate } }),
+      );
+      parkedClients.set(gate, client);
+    }
+    return collectText(client.prompt('Hi').stream().content());
+  },
+
+  firstChunk(fixture) {
+    const client = streamClient(fixture, 0);
+    return new Promise((resolve, reject) => {
+      let first = -1;
+      let text = '';
+      const start = performance.now();
+      client
+        .prompt('Hi')
+        .stream()
+        .content()
+        .subscribe({
+          next: (delta) => {
+            if (first < 0) first = performance.now();
+            text += delta;
+          },
+          error: reject,
+          complete: () => {
+            if (text !== fixture.text) reject(new Error(`rx-advisors W4 text mismatch: ${text}`));
+            else resolve((first - start) * 1000);
+          },
+        });
+    });
+  },
+};

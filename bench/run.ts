@@ -1,0 +1,91 @@
+// npm run bench: every workload through rx-advisors, the peers and the floors, interleaved.
+// Flags: --quick (small sizes, no results.json), --only=W1,W3 (a subset; no results.json).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { aiSdkAdapter } from './adapters/ai-sdk.js';
+import { floorAsyncGenAdapter } from './adapters/floor-asyncgen.js';
+import { floorRxjsAdapter } from './adapters/floor-rxjs.js';
+import { langchainAdapter } from './adapters/langchain.js';
+import { rxAdvisorsAdapter } from './adapters/rx-advisors.js';
+import { hasGc } from './harness/measure.js';
+import { markdownTable, Report } from './harness/report.js';
+import type { BenchAdapter } from './harness/types.js';
+import { fullConfig, quickConfig } from './workloads/config.js';
+import { runW1 } from './workloads/w1-stream.js';
+import { runW2 } from './workloads/w2-tool-loop.js';
+import { runW3 } from './workloads/w3-memory.js';
+import { runW4 } from './workloads/w4-first-chunk.js';
+import { runW5 } from './workloads/w5-full-chain.js';
+
+const ADAPTERS: readonly BenchAdapter[] = [
+  rxAdvisorsAdapter,
+  aiSdkAdapter,
+  langchainAdapter,
+  floorRxjsAdapter,
+  floorAsyncGenAdapter,
+];
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const quick = args.includes('--quick');
+  const only = args
+    .find((arg) => arg.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',');
+  const wants = (workload: string): boolean => only === undefined || only.includes(workload);
+  const config = quick ? quickConfig : fullConfig;
+  const report = new Report();
+  const started = performance.now();
+  if (!hasGc)
+    console.error('warning: run with node --expose-gc (npm run bench does) for W3 and clean runs');
+  console.error(`${machine()}\n${versions()}`);
+  // W1, W2 and W4 also warm the peers up before the memory workload.
+  if (wants('W1')) await step('W1', () => runW1(ADAPTERS, config, report));
+  if (wants('W2')) await step('W2', () => runW2(ADAPTERS, config, report));
+  if (wants('W4')) await step('W4', () => runW4(ADAPTERS, config, report));
+  if (wants('W3')) await step('W3', () => runW3(ADAPTERS, config, report));
+  if (wants('W5')) await step('W5', () => runW5(config, report));
+  const seconds = ((performance.now() - started) / 1000).toFixed(0);
+  console.log(
+    `## rx-advisors benchmarks\n\n${machine()}  \n${versions()}  \nRun time: ${seconds} s${quick ? ' (--quick: sizes reduced, numbers not meaningful)' : ''}\n`,
+  );
+  console.log('Cells: median [p25–p75]. Lower is better everywhere.\n');
+  console.log(markdownTable(report.results));
+  if (report.notes.length > 0)
+    console.log(`\n${report.notes.map((note) => `- ${note}`).join('\n')}`);
+  if (!quick && only === undefined) {
+    const file = join(__dirname, 'results.json');
+    writeFileSync(file, `${JSON.stringify(report.results, null, 2)}\n`);
+    console.error(`wrote ${file}`);
+  }
+}
+
+async function step(name: string, run: () => Promise<void>): Promise<void> {
+  const started = performance.now();
+  console.error(`${name}…`);
+  await run();
+  console.error(`${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function machine(): string {
+  const cpu = cpus();
+  return `Machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${process.platform} ${process.arch}`;
+}
+
+function versions(): string {
+  const version = (name: string): string => {
+    try {
+      const file = join(__dirname, '..', 'node_modules', name, 'package.json');
+      return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+    } catch {
+      return '?';
+    }
+  };
+  return `Node ${process.version}, rxjs ${version('rxjs')}, ai ${version('ai')}, @langchain/core ${version('@langchain/core')}`;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

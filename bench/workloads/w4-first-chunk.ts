@@ -1,0 +1,44 @@
+import { textFixture } from '../harness/fixtures.js';
+import { interleave } from '../harness/measure.js';
+import type { Report } from '../harness/report.js';
+import { quantile, quartiles } from '../harness/stats.js';
+import type { BenchAdapter } from '../harness/types.js';
+import type { BenchConfig } from './config.js';
+
+/**
+ * W4 time to the first text chunk: µs from the call to its first text delta, over
+ * `calls` sequential calls per sample (each call is checked for its full text).
+ * The row's median, p25 and p75 are over every measured call of every sample.
+ */
+export async function runW4(
+  adapters: readonly BenchAdapter[],
+  config: BenchConfig,
+  report: Report,
+): Promise<void> {
+  const fixture = textFixture(10);
+  const { calls } = config.w4;
+  const pooled = new Map<BenchAdapter, number[]>(adapters.map((a) => [a, []]));
+  const perSample = await interleave(
+    adapters,
+    () => config.w4Plan,
+    async (adapter) => {
+      const values: number[] = [];
+      for (let i = 0; i < calls; i++) values.push(await adapter.firstChunk(fixture));
+      pooled.get(adapter)!.push(...values);
+      return quantile(values, 0.5);
+    },
+  );
+  for (const [adapter, values] of pooled) {
+    // Drop the warm-up calls: keep the last `samples × calls`.
+    const keep = perSample.get(adapter)!.length * calls;
+    const measured = values.slice(values.length - keep);
+    if (measured.length === 0) continue;
+    report.addRow({
+      workload: 'W4',
+      params: { calls },
+      framework: adapter.framework,
+      metric: 'us-to-first-chunk',
+      ...quartiles(measured),
+    });
+  }
+}
