@@ -47,19 +47,19 @@ const total = (u: Partial<Usage> = {}): ChatChunk => ({
 function streamTool(
   name: string,
   output$: Observable<string>,
-  extra: Partial<Parameters<typeof tool>[0]> = {},
-) {
+  extra: { returnDirect?: boolean; timeout?: number } = {},
+): { tool: Tool; signals: AbortSignal[] } {
   const signals: AbortSignal[] = [];
   const t = tool({
     name,
     description: name,
     parameters: {},
-    execute: (_args: unknown, context) => {
+    execute: (_args, context) => {
       signals.push(context.signal);
       return output$;
     },
     ...extra,
-  } as never) as Tool;
+  });
   return { tool: t, signals };
 }
 
@@ -246,9 +246,7 @@ describe('ToolCallingAdvisor (marble)', () => {
       expectSubscriptions(b$.subscriptions).toBe('-^-!');
       expectSubscriptions(round2.subscriptions).toBe('-----^!');
       testScheduler.flush();
-      const results = model.requests[1]!.messages.filter(
-        (m): m is ToolMessage => m.role === 'tool',
-      );
+      const results = model.requests[1].messages.filter((m): m is ToolMessage => m.role === 'tool');
       expect(results.map((m) => m.content)).toEqual(['A', 'B']);
     });
   });
@@ -313,7 +311,7 @@ describe('ToolCallingAdvisor (marble)', () => {
       });
       testScheduler.flush();
       expect(hang.signals.map((s) => s.aborted)).toEqual([true]);
-      expect(model.requests[1]!.messages.at(-1)).toEqual({
+      expect(model.requests[1].messages.at(-1)).toEqual({
         role: 'tool',
         toolCallId: 'c1',
         name: 'hang',
@@ -353,7 +351,7 @@ describe('ToolCallingAdvisor (marble)', () => {
 
   it('ends an empty model stream with metadata, usage and finish', () => {
     testScheduler.run(({ cold, expectObservable }) => {
-      const round1 = cold('--|');
+      const round1 = cold<ChatChunk>('--|');
       expectObservable(loop$(MockChatModel.fromStreams([round1]), [])).toBe('--(muf|)', {
         m: meta(1),
         u: total(),

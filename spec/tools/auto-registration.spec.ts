@@ -97,7 +97,7 @@ describe('ChatClient tool loop auto-registration', () => {
         .call()
         .content(),
     );
-    expect(model.requests[1]!.messages.map((m) => m.role)).toEqual(['system', 'tool']);
+    expect(model.requests[1].messages.map((m) => m.role)).toEqual(['system', 'tool']);
   });
 
   it('keeps history on when the memory advisor sits outside the loop', async () => {
@@ -114,7 +114,7 @@ describe('ChatClient tool loop auto-registration', () => {
         .call()
         .content(),
     );
-    expect(model.requests[1]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(model.requests[1].messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
   });
 
   describe('with toolCallingAdvisorAutoRegister: false (the manual loop)', () => {
@@ -162,7 +162,7 @@ describe('ChatClient tool loop auto-registration', () => {
         ),
       );
       expect(answer.text).toBe('It is noon in Paris.');
-      expect(model.requests[1]!.messages.at(-1)).toEqual({
+      expect(model.requests[1].messages.at(-1)).toEqual({
         role: 'tool',
         toolCallId: 'call_1_0',
         name: 'getTime',

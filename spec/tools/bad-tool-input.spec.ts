@@ -26,9 +26,9 @@ async function badRound(call: MockToolCall, tools: Tool[], loop = new ToolCallin
       .call()
       .chatResponse(),
   );
-  const results = model.requests[1]!.messages.filter((m): m is ToolMessage => m.role === 'tool');
+  const results = model.requests[1].messages.filter((m): m is ToolMessage => m.role === 'tool');
   expect(results).toHaveLength(1);
-  return { result: results[0]!, response, model };
+  return { result: results[0], response, model };
 }
 
 describe('bad tool input: an error result the model sees, then the loop recovers', () => {
@@ -87,7 +87,7 @@ describe('bad tool input: an error result the model sees, then the loop recovers
       client.prompt('time?').toolNames('getTime').call().chatResponse(),
     );
     expect(ran).toEqual([]);
-    const result = model.requests[1]!.messages.find((m) => m.role === 'tool') as ToolMessage;
+    const result = model.requests[1].messages.find((m) => m.role === 'tool') as ToolMessage;
     expect(result.isError).toBe(true);
     expect(result.content).toContain('no tool named "deleteAll"');
     expect(response.text).toBe(RECOVERED);

@@ -53,7 +53,7 @@ describe('ToolCallingAdvisor', () => {
       expect(response.metadata.rounds).toBe(2);
       expect(model.calls).toBe(2);
       expect(cities).toEqual(['Paris']);
-      expect(model.requests[1]!.messages).toEqual([
+      expect(model.requests[1].messages).toEqual([
         { role: 'system', content: 'Be brief.' },
         { role: 'user', content: 'What time is it in Paris?' },
         {
@@ -77,7 +77,7 @@ describe('ToolCallingAdvisor', () => {
       expect(model.calls).toBe(4);
       expect(response.metadata.rounds).toBe(4);
       expect(cities).toEqual(['Paris', 'Oslo', 'Rome']);
-      expect(toolMessages(model.requests[3]!.messages).map((m) => m.content)).toEqual([
+      expect(toolMessages(model.requests[3].messages).map((m) => m.content)).toEqual([
         '12:00 in Paris',
         '12:00 in Oslo',
         '12:00 in Rome',
@@ -118,13 +118,13 @@ describe('ToolCallingAdvisor', () => {
       const done = call(client(model, [slow], new ToolCallingAdvisor({ concurrency: 2 })));
       await flushPromises();
       expect(started).toEqual(['a', 'b']); // bounded by concurrency 2
-      release['b']!();
+      release['b']();
       await flushPromises();
       expect(started).toEqual(['a', 'b', 'c']);
-      release['c']!();
-      release['a']!();
+      release['c']();
+      release['a']();
       await done;
-      expect(toolMessages(model.requests[1]!.messages).map((m) => m.content)).toEqual([
+      expect(toolMessages(model.requests[1].messages).map((m) => m.content)).toEqual([
         'done a',
         'done b',
         'done c',
@@ -154,7 +154,7 @@ describe('ToolCallingAdvisor', () => {
         { values: { userId: 7 }, toolCallId: 'x1', round: 1, aborted: false },
         { values: { userId: 7 }, toolCallId: 'x2', round: 2, aborted: false },
       ]);
-      expect(toolMessages(model.requests[2]!.messages).map((m) => m.content)).toEqual(['7', '7']);
+      expect(toolMessages(model.requests[2].messages).map((m) => m.content)).toEqual(['7', '7']);
     });
   });
 
@@ -249,7 +249,7 @@ describe('ToolCallingAdvisor', () => {
       const response = await call(client(model, [timeTool()], loop));
       expect(response.text).toBe('It is noon in Paris.');
       // the model still sees its own preamble in the assistant message
-      expect(model.requests[1]!.messages[2]).toMatchObject({
+      expect(model.requests[1].messages[2]).toMatchObject({
         role: 'assistant',
         content: 'Let me check.',
       });
@@ -384,7 +384,7 @@ describe('ToolCallingAdvisor', () => {
 
     it('goes on to the model when only some tools of the round are return-direct', async () => {
       const model = MockChatModel.script([
-        { toolCalls: [{ name: 'a' }, ASK_TIME.toolCalls![0]!] },
+        { toolCalls: [{ name: 'a' }, ASK_TIME.toolCalls![0]] },
         ANSWER,
       ]);
       const response = await call(client(model, [lookup('a', 'first'), timeTool()]));
@@ -407,7 +407,7 @@ describe('ToolCallingAdvisor', () => {
     it('on (default): each round sees every earlier round', async () => {
       const model = MockChatModel.script([ASK_TIME, ASK_TIME, ANSWER]);
       await call(client(model, [timeTool()]));
-      expect(model.requests[2]!.messages.map((m) => m.role)).toEqual([
+      expect(model.requests[2].messages.map((m) => m.role)).toEqual([
         'system',
         'user',
         'assistant',
@@ -422,11 +422,11 @@ describe('ToolCallingAdvisor', () => {
       await call(
         client(model, [timeTool()], new ToolCallingAdvisor({ conversationHistory: false })),
       );
-      expect(model.requests[1]!.messages).toEqual([
+      expect(model.requests[1].messages).toEqual([
         { role: 'system', content: 'Be brief.' },
         { role: 'tool', toolCallId: 'call_1_0', name: 'getTime', content: '12:00 in Paris' },
       ]);
-      expect(model.requests[2]!.messages.map((m) => m.role)).toEqual(['system', 'tool']);
+      expect(model.requests[2].messages.map((m) => m.role)).toEqual(['system', 'tool']);
     });
 
     it('writes the messages it added to the context for advisors outside the loop', async () => {
@@ -510,9 +510,9 @@ describe('ToolCallingAdvisor', () => {
       for (const request of model.requests) {
         expect(request.messages).toContainEqual({ role: 'system', content: 'injected' });
       }
-      expect(model.requests[0]!.tools.map((t) => t.name)).toEqual(['getTime']);
-      expect(model.requests[2]!.tools.map((t) => t.name)).toEqual(['getTime', 'extra']);
-      expect(toolMessages(model.requests[2]!.messages).at(-1)!.content).toBe('extra result');
+      expect(model.requests[0].tools.map((t) => t.name)).toEqual(['getTime']);
+      expect(model.requests[2].tools.map((t) => t.name)).toEqual(['getTime', 'extra']);
+      expect(toolMessages(model.requests[2].messages).at(-1)!.content).toBe('extra result');
     });
 
     it('shows context an inner advisor wrote in round N to round N+1', async () => {
@@ -545,7 +545,7 @@ describe('ToolCallingAdvisor', () => {
       }
       const model = MockChatModel.script([{ toolCalls: [{ name: 'missing' }] }, ANSWER]);
       await call(client(model, [timeTool()], new Terse()));
-      expect(toolMessages(model.requests[1]!.messages)[0]).toMatchObject({
+      expect(toolMessages(model.requests[1].messages)[0]).toMatchObject({
         content: 'nope',
         isError: true,
       });
@@ -569,7 +569,7 @@ describe('ToolCallingAdvisor', () => {
       const loop = new ToolCallingAdvisor({ toolCallLimits: { getTime: 2 } });
       const response = await call(client(model, [timeTool(cities)], loop));
       expect(cities).toEqual(['Paris', 'Paris']);
-      const last = toolMessages(model.requests[3]!.messages).at(-1)!;
+      const last = toolMessages(model.requests[3].messages).at(-1)!;
       expect(last.isError).toBe(true);
       expect(last.content).toContain('at most 2 times');
       expect(response.text).toBe('It is noon in Paris.');

@@ -102,7 +102,7 @@ describe('tool()', () => {
       name: 'merge',
       description: 'Merge',
       parameters: { type: 'object' },
-      execute: (args) => Object.assign({}, args) as Record<string, unknown>,
+      execute: (args): Record<string, unknown> => Object.assign({}, args),
     });
     const args = t.parseArguments(
       '{"__proto__":{"polluted":true},"a":{"__proto__":{"x":1}},"b":1}',

@@ -51,6 +51,6 @@ describe('ToolRegistry', () => {
       .defaultToolRegistry(new ToolRegistry({ tools: [timeTool(), weather] }))
       .build();
     await firstValueFrom(client.prompt('x').toolNames('getWeather').call().content());
-    expect(model.requests[0]!.tools.map((t) => t.name)).toEqual(['getWeather']);
+    expect(model.requests[0].tools.map((t) => t.name)).toEqual(['getWeather']);
   });
 });
