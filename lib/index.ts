@@ -74,6 +74,28 @@ export { ProviderError, type ProviderErrorOptions } from './errors/provider-erro
 export { ToolLoopLimitError } from './errors/tool-loop-limit-error.js';
 
 // ---- Tool loop (issue 3: tool-calling helper) ----
+export { tool, type ToolOptions } from './tools/tool-fn.js';
+export type { FromJsonSchema } from './tools/from-json-schema.js';
+export type { ToolParameters, ZodLikeSchema } from './tools/tool-parameters.js';
+export { ToolRegistry, type ToolRegistryOptions } from './tools/tool-registry.js';
+export type { ToolContributor } from './tools/tool-contributor.js';
+export { executeToolCalls, type ExecuteToolCallsOptions } from './tools/execute-tool-calls.js';
+export type { ToolErrorPolicy } from './tools/run-tool-call.js';
+export { ToolCallingAdvisor, type ToolLoopSummary } from './tools/tool-calling-advisor.js';
+export type {
+  PreamblePolicy,
+  ToolCallingAdvisorOptions,
+  ToolEligibility,
+} from './tools/tool-calling-advisor-options.js';
+export type { ToolLoopState } from './tools/tool-loop-state.js';
+export {
+  ToolArgumentsError,
+  type ToolArgumentsErrorOptions,
+} from './errors/tool-arguments-error.js';
+export { ToolNotFoundError } from './errors/tool-not-found-error.js';
+export { ToolTimeoutError } from './errors/tool-timeout-error.js';
+export { ToolExecutionError } from './errors/tool-execution-error.js';
+export { ToolCallLimitError } from './errors/tool-call-limit-error.js';
 
 // ---- Structured output and recursive advisors (issue 4: structured-output helper) ----
 export {
