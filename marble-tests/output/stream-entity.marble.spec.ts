@@ -1,0 +1,109 @@
+import { TestScheduler } from 'rxjs/testing';
+import { ChatClient, StructuredOutputValidationAdvisor, type ChatChunk } from '../../lib/index';
+import { MockChatModel } from '../../lib/testing/index';
+
+const schema = {
+  type: 'object',
+  properties: { title: { type: 'string' }, steps: { type: 'array', items: { type: 'string' } } },
+  required: ['title', 'steps'],
+  additionalProperties: false,
+} as const;
+
+const chunks: Record<string, ChatChunk> = {
+  a: { type: 'text-delta', text: '{"title":' },
+  b: { type: 'text-delta', text: ' 1}' },
+  c: { type: 'text-delta', text: '{"title": "T",' },
+  d: { type: 'text-delta', text: ' "steps": ["s"]}' },
+  f: { type: 'finish', reason: 'stop' },
+};
+
+function createScheduler(): TestScheduler {
+  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+}
+
+describe('stream().entity() with validation (marble)', () => {
+  it('streams partial objects, drops them on the retry chunk and ends with the validated entity', () => {
+    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const attempt1 = cold('-a-b-f|', chunks);
+      const attempt2 = cold('-c-d-f|', chunks);
+      const model = MockChatModel.fromStreams([attempt1, attempt2]);
+      const entity$ = ChatClient.create(model)
+        .prompt('Tea?')
+        .stream()
+        .entity(schema, { validate: true });
+
+      expectObservable(entity$).toBe('-p-q---x-y--(z|)', {
+        p: {},
+        q: { title: 1 },
+        x: { title: 'T' },
+        y: { title: 'T', steps: ['s'] },
+        z: { title: 'T', steps: ['s'] },
+      });
+      expectSubscriptions(attempt1.subscriptions).toBe('^-----!');
+      expectSubscriptions(attempt2.subscriptions).toBe('------^-----!');
+    });
+  });
+
+  it('shows the attempt boundary as a retry chunk in stream().chunks()', () => {
+    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const attempt1 = cold('-a-b-f|', chunks);
+      const attempt2 = cold('-c-d-f|', chunks);
+      const model = MockChatModel.fromStreams([attempt1, attempt2]);
+      const chunks$ = ChatClient.create(model)
+        .prompt('Tea?')
+        .advisors(new StructuredOutputValidationAdvisor({ outputSchema: schema }))
+        .stream()
+        .chunks();
+
+      expectObservable(chunks$).toBe('-a-b--rc-d--(muf|)', {
+        ...chunks,
+        r: {
+          type: 'retry',
+          attempt: 2,
+          reason: 'invalid structured output (2 error(s); first: /steps is required but missing)',
+          advisor: 'structured-output-validation',
+        },
+        m: { type: 'metadata', rounds: 2 },
+        u: {
+          type: 'usage',
+          usage: { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined },
+        },
+        f: { type: 'finish', reason: 'stop' },
+      });
+      expectSubscriptions(attempt1.subscriptions).toBe('^-----!');
+      expectSubscriptions(attempt2.subscriptions).toBe('------^-----!');
+    });
+  });
+
+  it('unsubscribing mid-attempt tears down the model stream and starts no other attempt', () => {
+    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const attempt1 = cold('-a-b-f|', chunks);
+      const attempt2 = cold('-c-d-f|', chunks);
+      const model = MockChatModel.fromStreams([attempt1, attempt2]);
+      const entity$ = ChatClient.create(model)
+        .prompt('Tea?')
+        .stream()
+        .entity(schema, { validate: true });
+
+      expectObservable(entity$, '^--!').toBe('-p--', { p: {} });
+      expectSubscriptions(attempt1.subscriptions).toBe('^--!');
+      expectSubscriptions(attempt2.subscriptions).toBe([]);
+    });
+  });
+
+  it('passes a model error through after the partials, without retrying', () => {
+    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const attempt1 = cold('-a-#', chunks, new Error('connection reset'));
+      const attempt2 = cold('-c-d-f|', chunks);
+      const model = MockChatModel.fromStreams([attempt1, attempt2]);
+      const entity$ = ChatClient.create(model)
+        .prompt('Tea?')
+        .stream()
+        .entity(schema, { validate: true });
+
+      expectObservable(entity$).toBe('-p-#', { p: {} }, new Error('connection reset'));
+      expectSubscriptions(attempt1.subscriptions).toBe('^--!');
+      expectSubscriptions(attempt2.subscriptions).toBe([]);
+    });
+  });
+});

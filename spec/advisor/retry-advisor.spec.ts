@@ -1,0 +1,139 @@
+import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import {
+  ChatClient,
+  InvalidOptionsError,
+  Order,
+  ProviderError,
+  RetryAdvisor,
+} from '../../lib/index';
+import { MockChatModel } from '../../lib/testing/index';
+
+const overloaded = () =>
+  new ProviderError({ provider: 'mock', message: 'overloaded', status: 529, retryable: true });
+const badRequest = () =>
+  new ProviderError({ provider: 'mock', message: 'bad request', status: 400 });
+
+function clientFor(
+  model: MockChatModel,
+  advisor = new RetryAdvisor({ backoff: { initialDelay: 0 } }),
+) {
+  return ChatClient.builder(model).defaultAdvisors(advisor).build();
+}
+
+describe('RetryAdvisor', () => {
+  it('sits next to the model by default', () => {
+    const advisor = new RetryAdvisor();
+    expect(advisor.order).toBe(Order.LOWEST_PRECEDENCE - 1000);
+    expect(advisor.order).toBeGreaterThan(Order.TOOL_CALLING);
+    expect(advisor.name).toBe('retry');
+  });
+
+  it('retries a retryable ProviderError and sums usage over attempts', async () => {
+    const model = MockChatModel.script([
+      { text: 'Hal', usage: { inputTokens: 4, outputTokens: 1 }, error: overloaded() },
+      { text: 'Hello', usage: { inputTokens: 4, outputTokens: 2 } },
+    ]);
+    const chunks = await lastValueFrom(
+      clientFor(model).prompt('Hi').stream().chunks().pipe(toArray()),
+    );
+    expect(chunks.find((c) => c.type === 'retry')).toEqual({
+      type: 'retry',
+      attempt: 2,
+      reason: 'mock: overloaded',
+      advisor: 'retry',
+    });
+    const response = await firstValueFrom(
+      clientFor(
+        MockChatModel.script([
+          { usage: { inputTokens: 4, outputTokens: 1 }, error: overloaded() },
+          { text: 'Hello', usage: { inputTokens: 4, outputTokens: 2 } },
+        ]),
+      )
+        .prompt('Hi')
+        .call()
+        .chatResponse(),
+    );
+    expect(response.text).toBe('Hello');
+    expect(response.usage).toEqual({ inputTokens: 8, outputTokens: 3, totalTokens: 11 });
+    expect(response.metadata.rounds).toBe(2);
+    expect(model.requests[1]).toBe(model.requests[0]);
+  });
+
+  it('does not retry an error that is not retryable', async () => {
+    const model = MockChatModel.script([{ error: badRequest() }, { text: 'never' }]);
+    await expect(lastValueFrom(clientFor(model).prompt('Hi').call().content())).rejects.toThrow(
+      'bad request',
+    );
+    expect(model.calls).toBe(1);
+  });
+
+  it('re-throws the last error when attempts run out', async () => {
+    const model = MockChatModel.script([{ error: overloaded() }], { onExhausted: 'repeat-last' });
+    const error = await lastValueFrom(
+      clientFor(model, new RetryAdvisor({ maxAttempts: 4, backoff: () => 0 }))
+        .prompt('Hi')
+        .call()
+        .content(),
+    ).catch((e: unknown) => e);
+    expect(ProviderError.isInstance(error) && error.status).toBe(529);
+    expect(model.calls).toBe(4);
+  });
+
+  it('retries an empty answer, unless retryOnEmpty is false; an empty last answer is returned', async () => {
+    const model = MockChatModel.script([{ text: '' }, { text: '  ' }, { text: 'finally' }]);
+    await expect(firstValueFrom(clientFor(model).prompt('Hi').call().content())).resolves.toBe(
+      'finally',
+    );
+    expect(model.calls).toBe(3);
+
+    const once = MockChatModel.script([{ text: '' }, { text: 'x' }]);
+    const noEmpty = new RetryAdvisor({ retryOnEmpty: false, backoff: () => 0 });
+    await expect(
+      firstValueFrom(clientFor(once, noEmpty).prompt('Hi').call().content()),
+    ).resolves.toBe('');
+    expect(once.calls).toBe(1);
+
+    const always = MockChatModel.script([{ text: '' }], { onExhausted: 'repeat-last' });
+    await expect(firstValueFrom(clientFor(always).prompt('Hi').call().content())).resolves.toBe('');
+    expect(always.calls).toBe(3);
+  });
+
+  it('does not count an answer with tool calls as empty', async () => {
+    const model = MockChatModel.script([{ toolCalls: [{ name: 'lookup', arguments: {} }] }]);
+    const client = ChatClient.builder(model)
+      .defaultAdvisors(new RetryAdvisor({ backoff: () => 0 }))
+      .defaultAdvisorParams({ toolCallingAdvisorAutoRegister: false })
+      .build();
+    const response = await firstValueFrom(client.prompt('Hi').call().chatResponse());
+    expect(response.message.toolCalls).toHaveLength(1);
+    expect(model.calls).toBe(1);
+  });
+
+  it('uses a custom isRetryable, and fails the stream when it throws', async () => {
+    const model = MockChatModel.script([{ error: new Error('socket hang up') }, { text: 'ok' }]);
+    const custom = new RetryAdvisor({
+      isRetryable: (e) => (e as Error).message.includes('socket'),
+      backoff: () => 0,
+    });
+    await expect(
+      firstValueFrom(clientFor(model, custom).prompt('Hi').call().content()),
+    ).resolves.toBe('ok');
+
+    const crashing = new RetryAdvisor({
+      isRetryable: () => {
+        throw new Error('predicate crashed');
+      },
+    });
+    const again = MockChatModel.script([{ error: overloaded() }]);
+    await expect(
+      lastValueFrom(clientFor(again, crashing).prompt('Hi').call().content()),
+    ).rejects.toThrow('predicate crashed');
+  });
+
+  it('rejects bad options', () => {
+    expect(() => new RetryAdvisor({ maxAttempts: 0 })).toThrow(InvalidOptionsError);
+    expect(() => new RetryAdvisor({ backoff: { initialDelay: -1 } })).toThrow(
+      /backoff.initialDelay/,
+    );
+  });
+});
