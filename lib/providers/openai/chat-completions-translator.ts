@@ -73,7 +73,7 @@ export class ChatCompletionsTranslator implements StreamTranslator<ChatCompletio
       }
       if (delta.tool_calls) {
         for (let i = 0; i < delta.tool_calls.length; i++)
-          this.toolCallDelta(delta.tool_calls[i]!, i, sink);
+          this.toolCallDelta(delta.tool_calls[i], i, sink);
       }
     }
     if (choice.finish_reason) {

@@ -1,5 +1,5 @@
 /** Keys that look like provider API keys (`sk-…`, `sk-ant-…`, `sk-proj-…`), masked or not. */
-const KEY_PATTERN = /\bsk-[A-Za-z0-9_*.-]{4,}/g;
+const KEY_PATTERN = /\bsk-[A-Za-z0-9_*-]{4,}/g;
 /** Bearer tokens, in case a server echoes an Authorization header. */
 const BEARER_PATTERN = /\bBearer\s+[A-Za-z0-9_*.~+/=-]+/gi;
 /** Shorter strings are not treated as secrets (an empty or tiny key would redact everything). */

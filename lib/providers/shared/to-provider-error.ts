@@ -56,7 +56,9 @@ export function toProviderError(error: unknown, options: ToProviderErrorOptions)
       cause: error,
     });
 
-  const sdkError = (typeof error === 'object' && error !== null ? error : {}) as SdkErrorLike;
+  const sdkError = (
+    typeof error === 'object' && error !== null ? error : { message: String(error) }
+  ) as SdkErrorLike;
   const detail = errorDetail(sdkError);
   if (typeof sdkError.status === 'number') {
     const status = sdkError.status;
@@ -99,7 +101,7 @@ function errorDetail(error: SdkErrorLike): { type: string | undefined; message: 
     asString(inner?.['message']) ??
     asString(body?.['message']) ??
     asString(error.message) ??
-    String(error as unknown);
+    'no message';
   return { type: type === 'error' ? undefined : type, message };
 }
 

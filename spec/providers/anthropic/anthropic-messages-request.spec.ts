@@ -4,7 +4,7 @@ import type { Message } from '../../../lib/core/message.js';
 import { AnthropicChatModel } from '../../../lib/providers/anthropic/index.js';
 import { anthropicClient } from '../support/clients.js';
 import { getTime, secondRoundRequest } from '../support/conversation.js';
-import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
+import { startReplayServer, type ReplayServer, type WireJson } from '../support/replay-server.js';
 import { syntheticAnthropicText } from '../support/synthetic-streams.js';
 
 describe('AnthropicChatModel: the JSON @anthropic-ai/sdk sends', () => {
@@ -14,10 +14,13 @@ describe('AnthropicChatModel: the JSON @anthropic-ai/sdk sends', () => {
   });
   afterAll(() => server.close());
 
-  async function sentBody(model: AnthropicChatModel, request = secondRoundRequest()): Promise<any> {
+  async function sentBody(
+    model: AnthropicChatModel,
+    request = secondRoundRequest(),
+  ): Promise<WireJson> {
     server.enqueue({ kind: 'sse', body: syntheticAnthropicText() });
     await lastValueFrom(model.stream(request).pipe(aggregate()));
-    const sent = server.requests[server.requests.length - 1]!;
+    const sent = server.requests[server.requests.length - 1];
     expect(sent.path).toBe('/v1/messages');
     return sent.body;
   }

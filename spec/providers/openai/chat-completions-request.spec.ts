@@ -3,7 +3,7 @@ import { aggregate } from '../../../lib/core/aggregate.js';
 import { OpenAiChatModel } from '../../../lib/providers/openai/index.js';
 import { openAiClient } from '../support/clients.js';
 import { getTime, secondRoundRequest } from '../support/conversation.js';
-import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
+import { startReplayServer, type ReplayServer, type WireJson } from '../support/replay-server.js';
 import { syntheticChatText } from '../support/synthetic-streams.js';
 
 describe('OpenAiChatModel (chat): the JSON the openai SDK sends', () => {
@@ -13,10 +13,13 @@ describe('OpenAiChatModel (chat): the JSON the openai SDK sends', () => {
   });
   afterAll(() => server.close());
 
-  async function sentBody(model: OpenAiChatModel, request = secondRoundRequest()): Promise<any> {
+  async function sentBody(
+    model: OpenAiChatModel,
+    request = secondRoundRequest(),
+  ): Promise<WireJson> {
     server.enqueue({ kind: 'sse', body: syntheticChatText() });
     await lastValueFrom(model.stream(request).pipe(aggregate()));
-    const sent = server.requests[server.requests.length - 1]!;
+    const sent = server.requests[server.requests.length - 1];
     expect(sent.method).toBe('POST');
     expect(sent.path).toBe('/v1/chat/completions');
     return sent.body;

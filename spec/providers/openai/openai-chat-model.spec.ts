@@ -68,7 +68,7 @@ describe('OpenAiChatModel (synthetic streams through the real openai SDK)', () =
       expect(response.message.toolCalls).toEqual([
         { id: 'call_split', name: 'lookup', arguments: ARGS },
       ]);
-      expect(JSON.parse(response.message.toolCalls![0]!.arguments)).toEqual({
+      expect(JSON.parse(response.message.toolCalls![0].arguments)).toEqual({
         city: 'Zürich',
         note: '😀 ok',
         n: [1, 2],

@@ -62,7 +62,7 @@ describe('OpenAiChatModel (responses) replaying recorded streams through the ope
 
   it('azure-tool-call.1.chunks.txt: a function call from argument deltas, with usage', async () => {
     const [body] = responsesRounds('azure-tool-call.1.chunks.txt');
-    const { chunks, response } = await replay(body!);
+    const { chunks, response } = await replay(body);
     expect(response.text).toBe('');
     expect(response.message.toolCalls).toEqual([
       {
@@ -93,7 +93,7 @@ describe('OpenAiChatModel (responses) replaying recorded streams through the ope
 
   it('openai-error.1.chunks.txt: the error event becomes a ProviderError', async () => {
     const [body] = responsesRounds('openai-error.1.chunks.txt');
-    server.enqueue({ kind: 'sse', body: body! });
+    server.enqueue({ kind: 'sse', body: body });
     const error = await failure(model.stream(request));
     expect(ProviderError.isInstance(error)).toBe(true);
     const providerError = error as ProviderError;
@@ -160,7 +160,7 @@ describe('OpenAiChatModel (responses) replaying recorded streams through the ope
     ];
     for (const [round, body] of bodies.entries()) {
       const { response } = await replay(body);
-      const want = expected[round]!;
+      const want = expected[round];
       expect(response.text).toBe(want.text);
       expect(response.reasoning).toBe(want.reasoning);
       expect(response.message.toolCalls).toEqual(want.toolCalls);

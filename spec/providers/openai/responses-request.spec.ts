@@ -14,7 +14,7 @@ describe('OpenAiChatModel (responses): the JSON the openai SDK sends', () => {
   afterAll(() => server.close());
 
   it('sends a two-round tool conversation as Responses input items', async () => {
-    server.enqueue({ kind: 'sse', body: responsesRounds('azure-tool-call.1.chunks.txt')[0]! });
+    server.enqueue({ kind: 'sse', body: responsesRounds('azure-tool-call.1.chunks.txt')[0] });
     const model = new OpenAiChatModel({
       client: openAiClient(server),
       model: 'gpt-test',
@@ -32,7 +32,7 @@ describe('OpenAiChatModel (responses): the JSON the openai SDK sends', () => {
         )
         .pipe(aggregate()),
     );
-    const sent = server.requests[server.requests.length - 1]!;
+    const sent = server.requests[server.requests.length - 1];
     expect(sent.path).toBe('/v1/responses');
     expect(sent.body).toEqual({
       model: 'gpt-test',

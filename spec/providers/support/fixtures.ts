@@ -56,7 +56,7 @@ export function responsesRounds(file: string): string[] {
   for (const line of readLines('openai-responses', file)) {
     const type = (JSON.parse(line) as { type: string }).type;
     if (type === 'response.created' || rounds.length === 0) rounds.push([]);
-    rounds[rounds.length - 1]!.push(line);
+    rounds[rounds.length - 1].push(line);
   }
   return rounds.map((lines) => framesFromLines('openai-responses', lines));
 }

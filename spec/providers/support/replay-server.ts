@@ -1,13 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
+/**
+ * A JSON body as the server received it. Tests walk into it freely and compare it with
+ * `toEqual`, which is the assertion that matters, so it is deliberately loose.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type WireJson = any;
+
 /** One request the loopback server received. */
 export interface RecordedRequest {
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
   /** The parsed JSON body (`undefined` when the body was empty). */
-  body: any;
+  body: WireJson;
 }
 
 /** How the server answers one request. */
