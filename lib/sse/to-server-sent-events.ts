@@ -32,7 +32,7 @@ import { UiMessageStreamEncoder } from './ui-message-stream-encoder.js';
  *
  * ```
  * chunks:  -a-b------f|
- * frames:  -A-B---h--FD|     (A = id 1 event a, …, h = ': ping', D = done; heartbeat: 4)
+ * frames:  -A-Bh---h-F(D|)     (heartbeat: 4; A = `id: 1` event of a, h = `: ping`, D = done)
  * ```
  *
  * With `protocol: 'ai-sdk-ui'` the frames are the AI SDK UI message stream v1 (see

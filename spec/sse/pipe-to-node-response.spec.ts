@@ -126,7 +126,7 @@ describe('pipeToNodeResponse', () => {
       const events = await readEvents(response);
       const text = events
         .filter((event) => event.event === 'text-delta')
-        .map((event) => JSON.parse(event.data).text)
+        .map((event) => (JSON.parse(event.data) as { text: string }).text)
         .join('');
       expect(text).toBe('Hi from the mock');
       expect(events.at(-1)!.event).toBe('done');
@@ -140,7 +140,7 @@ describe('pipeToNodeResponse', () => {
       );
 
       const events = await readEvents(await fetch(url), (seen) => seen.length >= 1);
-      expect(events[0]!.event).toBe('text-delta');
+      expect(events[0].event).toBe('text-delta');
       await eventually(() => endless.tornDown === 1, 'the model stream to be torn down');
       expect(endless.subscribed).toBe(1);
     });
@@ -204,7 +204,9 @@ describe('pipeToNodeResponse', () => {
       expect(events).toHaveLength(count + 1);
       expect(events.map((event) => Number(event.id))).toEqual(events.map((_e, i) => i + 1));
       expect(
-        events.slice(0, count).map((event) => JSON.parse(event.data).text.split(':')[0]),
+        events
+          .slice(0, count)
+          .map((event) => (JSON.parse(event.data) as { text: string }).text.split(':')[0]),
       ).toEqual(Array.from({ length: count }, (_v, i) => String(i)));
     });
 
@@ -289,7 +291,10 @@ describe('pipeToNodeResponse', () => {
       expect(events.at(-1)!.data).toBe('[DONE]');
       expect(
         events
-          .map((event) => JSON.parse(event.data === '[DONE]' ? '{}' : event.data).delta)
+          .map(
+            (event) =>
+              (JSON.parse(event.data === '[DONE]' ? '{}' : event.data) as { delta?: string }).delta,
+          )
           .join(''),
       ).toBe('Hello Express');
 

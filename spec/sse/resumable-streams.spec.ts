@@ -43,7 +43,7 @@ function resumableServer(
         });
       });
     } else if (tail === 'stream') {
-      streams.resumeToNodeResponse(streamId!, req, res);
+      streams.resumeToNodeResponse(streamId, req, res);
     }
   });
 }
@@ -233,7 +233,7 @@ describe('ResumableStreams', () => {
     expect((await fetch(`${url}/chat/zz/stream`)).status).toBe(204);
   });
 
-  it('delete() aborts a running stream and ends its clients; clear() ends them all', async () => {
+  it('delete() aborts a running stream and ends its clients; clear() ends them all', () => {
     let tornDown = 0;
     const source$ = new Observable<ChatChunk>(() => () => tornDown++);
     const ended: string[] = [];
@@ -249,7 +249,7 @@ describe('ResumableStreams', () => {
     expect(streams.size).toBe(0);
   });
 
-  it('starting a stream under an id in use ends the previous one; maxStreams ends the oldest', async () => {
+  it('starting a stream under an id in use ends the previous one; maxStreams ends the oldest', () => {
     streams = new ResumableStreams({ maxStreams: 2 });
     let tornDown = 0;
     const source$ = new Observable<ChatChunk>(() => () => tornDown++);

@@ -36,12 +36,15 @@ describe('toServerSentEvents (rx-advisors protocol)', () => {
         .join(''),
     ).toBe('Hello there');
     expect(chunks[4]).toEqual({ type: 'finish', reason: 'stop' });
-    expect(events[5]!.data).toBe('{}');
+    expect(events[5].data).toBe('{}');
   });
 
-  it('emits one string per frame, each ending in a blank line', async () => {
+  it('emits one string per frame, each ending in a blank line', () => {
     const frames: string[] = [];
-    of<ChatChunk>({ type: 'text-delta', text: 'a' }, { type: 'finish', reason: 'stop' })
+    from<ChatChunk[]>([
+      { type: 'text-delta', text: 'a' },
+      { type: 'finish', reason: 'stop' },
+    ])
       .pipe(toServerSentEvents(noHeartbeat))
       .subscribe((frame) => frames.push(frame));
     expect(frames).toEqual([
@@ -100,7 +103,7 @@ describe('toServerSentEvents (rx-advisors protocol)', () => {
         await framesText(from(chunks).pipe(toServerSentEvents(noHeartbeat))),
       );
       expect(events.map((event) => event.event)).toEqual([...chunks.map((c) => c.type), 'done']);
-      expect(events.slice(0, -1).map((event) => JSON.parse(event.data))).toEqual(chunks);
+      expect(events.slice(0, -1).map((event) => JSON.parse(event.data) as unknown)).toEqual(chunks);
     });
 
     it('a chunk type with line breaks cannot open a field of its own', async () => {
@@ -127,7 +130,7 @@ describe('toServerSentEvents (rx-advisors protocol)', () => {
   describe('errors', () => {
     const failing = (error: unknown): Observable<ChatChunk> =>
       concat(
-        of<ChatChunk>({ type: 'text-delta', text: 'partial' }),
+        of<ChatChunk[]>({ type: 'text-delta', text: 'partial' }),
         throwError(() => error),
       );
     const secret = new ProviderError({
@@ -140,7 +143,7 @@ describe('toServerSentEvents (rx-advisors protocol)', () => {
       const text = await framesText(failing(secret).pipe(toServerSentEvents(noHeartbeat)));
       const { events } = parseSse(text);
       expect(events.map((event) => event.event)).toEqual(['text-delta', 'error']);
-      expect(JSON.parse(events[1]!.data)).toEqual({ message: 'The stream failed on the server.' });
+      expect(JSON.parse(events[1].data)).toEqual({ message: 'The stream failed on the server.' });
       expect(text).not.toContain('sk-secret');
     });
 
@@ -150,7 +153,7 @@ describe('toServerSentEvents (rx-advisors protocol)', () => {
           failing(secret).pipe(toServerSentEvents({ ...noHeartbeat, errorMessage: 'raw' })),
         ),
       );
-      expect(JSON.parse(events[1]!.data)).toEqual({
+      expect(JSON.parse(events[1].data)).toEqual({
         message: 'openai: key sk-secret-123 rejected',
       });
     });
@@ -167,7 +170,7 @@ describe('toServerSentEvents (rx-advisors protocol)', () => {
           ),
         ),
       );
-      expect(JSON.parse(mapped.events[1]!.data)).toEqual({ message: 'provider 401' });
+      expect(JSON.parse(mapped.events[1].data)).toEqual({ message: 'provider 401' });
 
       const throwing = parseSse(
         await framesText(
@@ -182,7 +185,7 @@ describe('toServerSentEvents (rx-advisors protocol)', () => {
         ),
       );
       expect(throwing.events.map((event) => event.event)).toEqual(['text-delta', 'error']);
-      expect(JSON.parse(throwing.events[1]!.data)).toEqual({
+      expect(JSON.parse(throwing.events[1].data)).toEqual({
         message: 'The stream failed on the server.',
       });
     });
@@ -235,8 +238,8 @@ describe('toServerSentEvents (rx-advisors protocol)', () => {
     const first = parseSse(await framesText(frames$)).events;
     const second = parseSse(await framesText(frames$)).events;
     expect(first.map((e) => e.id)).toEqual(second.map((e) => e.id));
-    expect(first[0]!.id).toBe('1');
-    expect(JSON.parse(second[1]!.data)).toEqual({ type: 'text-delta', text: 'two' });
+    expect(first[0].id).toBe('1');
+    expect(JSON.parse(second[1].data)).toEqual({ type: 'text-delta', text: 'two' });
     expect(model.calls).toBe(2);
   });
 

@@ -31,7 +31,9 @@ describe('toWebResponse', () => {
       headers: { 'x-stream-id': 'w1' },
     });
     expect(response.status).toBe(200);
-    expect(Object.fromEntries(response.headers)).toEqual({
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => (headers[name] = value));
+    expect(headers).toEqual({
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',
       connection: 'keep-alive',
@@ -154,7 +156,7 @@ describe('toWebResponse', () => {
       let url: string;
       ({ url, server } = await serveHono(app));
       const events = await readEvents(await fetch(`${url}/api/chat`), (seen) => seen.length >= 1);
-      expect(events[0]!.event).toBe('text-delta');
+      expect(events[0].event).toBe('text-delta');
       await eventually(() => tornDown === 1, 'the model stream to be torn down');
     });
   });

@@ -3,7 +3,7 @@
 // which builds the message useChat would show) over a real HTTP server.
 import { createServer, type Server } from 'node:http';
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
-import { concat, from, Observable, of, throwError } from 'rxjs';
+import { concat, from, type Observable, of, throwError } from 'rxjs';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
 import { ChatClient } from '../../lib/client/chat-client';
 import { pipeToNodeResponse, toServerSentEvents } from '../../lib/sse';
@@ -78,7 +78,9 @@ describe("the 'ai-sdk-ui' protocol", () => {
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const raw = parseSse(await response.text()).events;
     expect(
-      raw.map((event) => (event.data.startsWith('{') ? JSON.parse(event.data).type : event.data)),
+      raw.map((event) =>
+        event.data.startsWith('{') ? (JSON.parse(event.data) as { type: string }).type : event.data,
+      ),
     ).toEqual([
       'start',
       'start-step',
@@ -260,7 +262,7 @@ describe("the 'ai-sdk-ui' protocol", () => {
 
   it('an error becomes an error part with a safe message, then [DONE]', async () => {
     const source$ = concat(
-      of<ChatChunk>({ type: 'text-delta', text: 'Hal' }),
+      of<ChatChunk[]>({ type: 'text-delta', text: 'Hal' }),
       throwError(() => new Error('upstream said sk-secret')),
     );
     const text = await framesText(
@@ -316,7 +318,10 @@ describe("the 'ai-sdk-ui' protocol", () => {
   it('a forged frame in the model text stays text', async () => {
     const attack = '\n\ndata: {"type":"finish"}\n\ndata: [DONE]\r\n\r\n';
     server = uiServer(() =>
-      of<ChatChunk>({ type: 'text-delta', text: attack }, { type: 'finish', reason: 'stop' }),
+      from<ChatChunk[]>([
+        { type: 'text-delta', text: attack },
+        { type: 'finish', reason: 'stop' },
+      ]),
     );
     const { message, errors } = await chat(await listen(server));
     expect(errors).toEqual([]);
