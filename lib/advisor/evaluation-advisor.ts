@@ -8,7 +8,9 @@ import { EvaluationError } from '../errors/evaluation-error.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { judgeWithClient } from './judge-with-client.js';
 import type { Advisor, AdvisorChain } from './advisor.js';
+import { ContextKeys } from './context-keys.js';
 import { Order } from './order.js';
+import { previousAttemptMessages } from './previous-attempt-messages.js';
 import { recursiveAdvisor, type RecursionState, type RecursionStep } from './recursive-advisor.js';
 
 /** What a judge is given. */
@@ -130,10 +132,11 @@ export class EvaluationAdvisor implements Advisor {
   advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
     return defer(() => {
       const feedback: string[] = [];
+      const loopAtStart = request.context.get(ContextKeys.TOOL_LOOP_MESSAGES);
       return recursiveAdvisor({
         name: this.name,
         order: this.order,
-        next: (state) => this.decide(state, feedback),
+        next: (state) => this.decide(state, feedback, loopAtStart),
       }).advise(request, chain);
     });
   }
@@ -141,6 +144,7 @@ export class EvaluationAdvisor implements Advisor {
   private decide(
     state: RecursionState,
     feedback: string[],
+    loopAtStart: unknown,
   ): Observable<RecursionStep | undefined> | undefined {
     const { response, attempt, originalRequest, addUsage } = state;
     if (response === undefined || response.finishReason === 'tool-calls') return undefined;
@@ -168,8 +172,7 @@ export class EvaluationAdvisor implements Advisor {
         const message = (this.options.feedbackMessage ?? defaultFeedbackMessage)(result, input);
         return {
           request: originalRequest.appendMessages(
-            { role: 'assistant', content: response.text },
-            { role: 'user', content: message },
+            ...previousAttemptMessages(state, response, message, loopAtStart),
           ),
           reason: `rejected by the judge${result.score === undefined ? '' : ` (score ${result.score})`}`,
         };

@@ -1,6 +1,8 @@
 import { defer, type Observable } from 'rxjs';
 import type { Advisor, AdvisorChain } from '../advisor/advisor.js';
+import { ContextKeys } from '../advisor/context-keys.js';
 import { Order } from '../advisor/order.js';
+import { previousAttemptMessages } from '../advisor/previous-attempt-messages.js';
 import {
   recursiveAdvisor,
   type RecursionState,
@@ -143,11 +145,12 @@ export class StructuredOutputValidationAdvisor<T = unknown> implements Advisor {
   advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
     return defer(() => {
       const issues: StructuredOutputIssue[] = [];
+      const loopAtStart = request.context.get(ContextKeys.TOOL_LOOP_MESSAGES);
       return recursiveAdvisor({
         name: this.name,
         order: this.order,
         before: this.prepare,
-        next: (state) => this.decide(state, issues),
+        next: (state) => this.decide(state, issues, loopAtStart),
       }).advise(request, chain);
     });
   }
@@ -155,6 +158,7 @@ export class StructuredOutputValidationAdvisor<T = unknown> implements Advisor {
   private decide(
     state: RecursionState,
     issues: StructuredOutputIssue[],
+    loopAtStart: unknown,
   ): RecursionStep | undefined {
     const { response, attempt, originalRequest } = state;
     // Errors propagate; a round that ends in tool calls is the caller's loop, not an answer.
@@ -177,8 +181,7 @@ export class StructuredOutputValidationAdvisor<T = unknown> implements Advisor {
     const first = result.issues[0];
     return {
       request: originalRequest.appendMessages(
-        { role: 'assistant', content: response.text },
-        { role: 'user', content: feedback },
+        ...previousAttemptMessages(state, response, feedback, loopAtStart),
       ),
       reason: `invalid structured output (${result.issues.length} error(s); first: ${first === undefined ? '' : `${first.path || '(answer)'} ${first.message}`.slice(0, 200)})`,
     };
