@@ -1,8 +1,8 @@
 import type { Message } from '../core/message.js';
 
 /**
- * The messages a window of `maxMessages` keeps: every system message, then the newest
- * other messages that fit. The cut falls on a turn boundary: the kept part starts
+ * The messages a window of `maxMessages` keeps: every system message (placed first),
+ * then the newest other messages that fit, in order. The cut falls on a turn boundary: the kept part starts
  * at a user message when one is in reach, otherwise at the first message that is not a
  * tool result, and never with a tool result whose call was cut off.
  *
@@ -13,13 +13,13 @@ import type { Message } from '../core/message.js';
  * @internal
  * @param messages The whole conversation, oldest first.
  * @param maxMessages The window size (system messages count).
- * @returns The kept messages; `messages` itself when nothing is cut.
+ * @returns A new array of the kept messages.
  */
 export function messageWindow(messages: readonly Message[], maxMessages: number): Message[] {
-  if (messages.length <= maxMessages) return messages.slice();
   const system: Message[] = [];
   const others: Message[] = [];
   for (const message of messages) (message.role === 'system' ? system : others).push(message);
+  if (messages.length <= maxMessages) return [...system, ...others];
   const room = Math.max(0, maxMessages - system.length);
   const start = windowStart(others, others.length - room);
   return [...system, ...others.slice(start)];
