@@ -81,13 +81,13 @@ export { ToolRegistry, type ToolRegistryOptions } from './tools/tool-registry.js
 export type { ToolContributor } from './tools/tool-contributor.js';
 export { executeToolCalls, type ExecuteToolCallsOptions } from './tools/execute-tool-calls.js';
 export type { ToolErrorPolicy } from './tools/run-tool-call.js';
-export { ToolCallingAdvisor, type ToolLoopSummary } from './tools/tool-calling-advisor.js';
+export { ToolCallingAdvisor } from './tools/tool-calling-advisor.js';
 export type {
   PreamblePolicy,
   ToolCallingAdvisorOptions,
   ToolEligibility,
 } from './tools/tool-calling-advisor-options.js';
-export type { ToolLoopState } from './tools/tool-loop-state.js';
+export type { ToolLoopState, ToolLoopSummary } from './tools/tool-loop-state.js';
 export {
   ToolArgumentsError,
   type ToolArgumentsErrorOptions,

@@ -2,7 +2,14 @@ import { hasErrorMarker, RxAdvisorsError } from './rx-advisors-error.js';
 
 const MARKER = Symbol.for('rx-advisors.error.ToolArgumentsError');
 
-/** The fields of a {@link ToolArgumentsError}. */
+/**
+ * The fields of a {@link ToolArgumentsError}.
+ * @example
+ * ```ts
+ * import { ToolArgumentsError } from 'rx-advisors';
+ * new ToolArgumentsError({ toolName: 'getTime', arguments: '{', reason: 'malformed-json', issues: ['Unexpected end'] });
+ * ```
+ */
 export interface ToolArgumentsErrorOptions {
   /** The tool whose arguments were rejected. */
   toolName: string;

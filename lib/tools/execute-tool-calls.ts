@@ -4,7 +4,14 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { runToolCall, type ToolErrorPolicy } from './run-tool-call.js';
 import type { Tool } from './tool.js';
 
-/** Options of {@link executeToolCalls}. */
+/**
+ * Options of {@link executeToolCalls}.
+ * @example
+ * ```ts
+ * import { executeToolCalls } from 'rx-advisors';
+ * executeToolCalls({ toolCalls, tools: [getTime], toolContext: { userId: 7 }, timeout: 5_000 });
+ * ```
+ */
 export interface ExecuteToolCallsOptions {
   /** The calls to run (`response.message.toolCalls`). */
   toolCalls: readonly ToolCall[];

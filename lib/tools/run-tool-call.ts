@@ -19,7 +19,15 @@ import { ToolNotFoundError } from '../errors/tool-not-found-error.js';
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
 import type { Tool, ToolContext, ToolOutput } from './tool.js';
 
-/** What a tool failure becomes: an error result the model sees, or the stream's error. */
+/**
+ * What a tool failure becomes: an error result the model sees, or the stream's error.
+ * @example
+ * ```ts
+ * import { ToolCallingAdvisor, type ToolErrorPolicy } from 'rx-advisors';
+ * const policy: ToolErrorPolicy = 'throw';
+ * const loop = new ToolCallingAdvisor({ onToolError: policy });
+ * ```
+ */
 export type ToolErrorPolicy = 'report' | 'throw';
 
 /** How one tool call is run. @internal */

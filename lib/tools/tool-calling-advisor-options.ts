@@ -9,6 +9,11 @@ import type { ToolLoopState } from './tool-loop-state.js';
  * such as "Let me look that up."): `stream` sends it on as it arrives (the default);
  * `drop` holds each round's text until the round ends and sends only the final round's,
  * which delays the answer text to the end of its round.
+ * @example
+ * ```ts
+ * import { ToolCallingAdvisor } from 'rx-advisors';
+ * const loop = new ToolCallingAdvisor({ preamble: 'drop' });
+ * ```
  */
 export type PreamblePolicy = 'stream' | 'drop';
 
@@ -22,7 +27,20 @@ export type PreamblePolicy = 'stream' | 'drop';
  */
 export type ToolEligibility = (response: ChatResponse, state: ToolLoopState) => boolean;
 
-/** Options of `ToolCallingAdvisor`; every one has a default. */
+/**
+ * Options of `ToolCallingAdvisor`; every one has a default.
+ * @example
+ * ```ts
+ * import { ToolCallingAdvisor } from 'rx-advisors';
+ * const loop = new ToolCallingAdvisor({
+ *   maxRounds: 5,
+ *   concurrency: 4,
+ *   toolCallLimits: { search: 3 },
+ *   toolTimeout: 10_000,
+ *   emitToolEvents: true,
+ * });
+ * ```
+ */
 export interface ToolCallingAdvisorOptions {
   /** Position in the chain; default `Order.TOOL_CALLING` (`HIGHEST_PRECEDENCE + 300`). */
   order?: number;

@@ -14,15 +14,15 @@ import {
 } from 'rxjs';
 import type { Advisor, AdvisorChain } from '../advisor/advisor.js';
 import { ContextKeys } from '../advisor/context-keys.js';
-import type { ChatChunk, FinishReason, TextDeltaChunk } from '../core/chat-chunk.js';
+import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { ChatResponse } from '../core/chat-response.js';
 import type { Message, ToolCall, ToolMessage } from '../core/message.js';
-import { ResponseAssembler } from '../core/response-assembler.js';
-import type { Usage } from '../core/usage.js';
 import { ToolCallLimitError } from '../errors/tool-call-limit-error.js';
 import { ToolLoopLimitError } from '../errors/tool-loop-limit-error.js';
 import { describeToolError } from './execute-tool-calls.js';
+import { finalChunks, toToolResultChunk } from './loop-chunks.js';
+import { RoundAssembly } from './round-assembly.js';
 import { runToolCall, type RunToolCallOptions } from './run-tool-call.js';
 import type { Tool } from './tool.js';
 import {
@@ -30,21 +30,13 @@ import {
   type ResolvedToolCallingAdvisorOptions,
   type ToolCallingAdvisorOptions,
 } from './tool-calling-advisor-options.js';
-import { MutableToolLoopState, type ToolLoopState } from './tool-loop-state.js';
+import {
+  MutableToolLoopState,
+  type ToolLoopState,
+  type ToolLoopSummary,
+} from './tool-loop-state.js';
 
 const MARKER = Symbol.for('rx-advisors.advisor.ToolCallingAdvisor');
-
-/** How a tool loop ended, as `finalizeLoop` sees and may change it. */
-export interface ToolLoopSummary {
-  finishReason: FinishReason;
-  /** Usage of every round. */
-  usage: Usage;
-  /** Model calls made. */
-  rounds: number;
-  /** The last round's response id and model. */
-  id?: string;
-  model?: string;
-}
 
 /** Starts the next step of the loop; travels through `expand` next to the chunks. */
 class LoopStep {
@@ -220,34 +212,14 @@ export class ToolCallingAdvisor implements Advisor {
     return defer(() => {
       const round = ++state.round;
       const request = this.beforeRound(base, state);
-      const { emitToolEvents, preamble } = this.options;
-      const assembler = new ResponseAssembler();
-      const held: TextDeltaChunk[] | undefined = preamble === 'drop' ? [] : undefined;
-      let sawToolCall = false;
-      const forward = (chunk: ChatChunk): boolean => {
-        assembler.add(chunk);
-        switch (chunk.type) {
-          case 'text-delta':
-            if (held === undefined) return true;
-            held.push(chunk);
-            return false;
-          case 'tool-call':
-            sawToolCall = true;
-            return emitToolEvents;
-          case 'tool-call-delta':
-          case 'usage':
-          case 'metadata':
-          case 'finish':
-            return false;
-          default:
-            return true;
-        }
-      };
+      const assembly = new RoundAssembly(this.options.emitToolEvents, this.options.preamble);
       const body$ = concat(
-        chain.next(request).pipe(filter(forward)),
-        defer(() => this.endRound(request, chain, state, assembler, held, sawToolCall)),
+        chain.next(request).pipe(filter(assembly.forward)),
+        defer(() => this.endRound(request, chain, state, assembly)),
       );
-      return emitToolEvents ? concat(of<ChatChunk>({ type: 'round-start', round }), body$) : body$;
+      return this.options.emitToolEvents
+        ? concat(of<ChatChunk>({ type: 'round-start', round }), body$)
+        : body$;
     });
   }
 
@@ -255,11 +227,9 @@ export class ToolCallingAdvisor implements Advisor {
     request: ChatRequest,
     chain: AdvisorChain,
     state: MutableToolLoopState,
-    assembler: ResponseAssembler,
-    held: TextDeltaChunk[] | undefined,
-    sawToolCall: boolean,
+    assembly: RoundAssembly,
   ): Observable<LoopItem> {
-    const response = this.afterRound(assembler.build(), state);
+    const response = this.afterRound(assembly.assembler.build(), state);
     state.usage.add(response.usage);
     if (response.metadata.id !== undefined) state.id = response.metadata.id;
     if (response.metadata.model !== undefined) state.model = response.metadata.model;
@@ -268,7 +238,7 @@ export class ToolCallingAdvisor implements Advisor {
       out.push({ type: 'round-end', round: state.round, finishReason: response.finishReason });
     }
     if (!this.isEligible(response, state)) {
-      if (held !== undefined) out.push(...held);
+      if (assembly.held !== undefined) out.push(...assembly.held);
       return concat(from(out), this.finish$(state, response.finishReason));
     }
     const calls = response.message.toolCalls ?? [];
@@ -278,7 +248,7 @@ export class ToolCallingAdvisor implements Advisor {
     if (!returnDirect && state.round >= this.options.maxRounds) {
       throw new ToolLoopLimitError({ rounds: state.round, maxRounds: this.options.maxRounds });
     }
-    if (this.options.emitToolEvents && !sawToolCall) {
+    if (this.options.emitToolEvents && !assembly.sawToolCall) {
       for (const call of calls) out.push({ type: 'tool-call', ...call });
     }
     return concat(
@@ -313,18 +283,7 @@ export class ToolCallingAdvisor implements Advisor {
       ),
     );
     const events$: Observable<LoopItem> = this.options.emitToolEvents
-      ? executed$.pipe(
-          map((message): ChatChunk => {
-            const chunk: ChatChunk = {
-              type: 'tool-result',
-              id: message.toolCallId,
-              name: message.name,
-              content: message.content,
-            };
-            if (message.isError === true) chunk.isError = true;
-            return chunk;
-          }),
-        )
+      ? executed$.pipe(map(toToolResultChunk))
       : executed$.pipe(ignoreElements());
     return concat(
       events$,
@@ -363,14 +322,7 @@ export class ToolCallingAdvisor implements Advisor {
       if (state.id !== undefined) initial.id = state.id;
       if (state.model !== undefined) initial.model = state.model;
       const summary = this.finalizeLoop(initial, state);
-      const metadata: ChatChunk = { type: 'metadata', rounds: summary.rounds };
-      if (summary.id !== undefined) metadata.id = summary.id;
-      if (summary.model !== undefined) metadata.model = summary.model;
-      return of<ChatChunk[]>(
-        metadata,
-        { type: 'usage', usage: summary.usage },
-        { type: 'finish', reason: summary.finishReason },
-      );
+      return from(finalChunks(summary));
     });
   }
 }

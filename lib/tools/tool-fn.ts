@@ -5,7 +5,20 @@ import type { FromJsonSchema } from './from-json-schema.js';
 import type { Tool, ToolContext, ToolOutput } from './tool.js';
 import { createArgumentsParser, type ZodLikeSchema } from './tool-parameters.js';
 
-/** Options of {@link tool}. */
+/**
+ * Options of {@link tool}.
+ * @example
+ * ```ts
+ * import { tool, type ToolOptions } from 'rx-advisors';
+ * const options: ToolOptions<{ city: string }, string, object> = {
+ *   name: 'getTime',
+ *   description: 'The current time in a city',
+ *   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+ *   execute: ({ city }) => `12:00 in ${city}`,
+ *   timeout: 5_000,
+ * };
+ * ```
+ */
 export interface ToolOptions<TArgs, TResult, TParameters> {
   /** What the model calls it: letters, digits, `_` and `-`, at most 64 characters. */
   name: string;

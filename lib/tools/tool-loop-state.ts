@@ -1,4 +1,6 @@
+import type { FinishReason } from '../core/chat-chunk.js';
 import type { Message } from '../core/message.js';
+import type { Usage } from '../core/usage.js';
 import { UsageAccumulator } from '../core/usage-accumulator.js';
 
 /**
@@ -40,4 +42,29 @@ export class MutableToolLoopState implements ToolLoopState {
   model: string | undefined;
 
   constructor(readonly context: Map<string, unknown>) {}
+}
+
+/**
+ * How a tool loop ended, as `finalizeLoop` sees and may change it.
+ * @example
+ * ```ts
+ * import { ToolCallingAdvisor, type ToolLoopState, type ToolLoopSummary } from 'rx-advisors';
+ *
+ * class Audited extends ToolCallingAdvisor {
+ *   protected override finalizeLoop(summary: ToolLoopSummary, state: ToolLoopState): ToolLoopSummary {
+ *     console.log(`${summary.rounds} model calls, ${state.messages.length} loop messages`);
+ *     return summary;
+ *   }
+ * }
+ * ```
+ */
+export interface ToolLoopSummary {
+  finishReason: FinishReason;
+  /** Usage of every round. */
+  usage: Usage;
+  /** Model calls made. */
+  rounds: number;
+  /** The last round's response id and model. */
+  id?: string;
+  model?: string;
 }

@@ -30,7 +30,14 @@ export interface ZodLikeSchema<TOutput = unknown> {
   };
 }
 
-/** What `tool({ parameters })` accepts: a JSON Schema object or a zod v4 schema. */
+/**
+ * What `tool({ parameters })` accepts: a JSON Schema object or a zod v4 schema.
+ * @example
+ * ```ts
+ * import type { ToolParameters } from 'rx-advisors';
+ * const parameters: ToolParameters = { type: 'object', properties: { city: { type: 'string' } } };
+ * ```
+ */
 export type ToolParameters = JsonSchema | ZodLikeSchema;
 
 /** Turns a model's arguments text into validated arguments. @internal */

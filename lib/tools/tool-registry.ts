@@ -2,7 +2,14 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { ToolNotFoundError } from '../errors/tool-not-found-error.js';
 import type { Tool } from './tool.js';
 
-/** Options of {@link ToolRegistry}. */
+/**
+ * Options of {@link ToolRegistry}.
+ * @example
+ * ```ts
+ * import { ToolRegistry } from 'rx-advisors';
+ * const registry = new ToolRegistry({ tools: [getTime, getWeather] });
+ * ```
+ */
 export interface ToolRegistryOptions {
   /** Tools to register right away. */
   tools?: readonly Tool[];

@@ -13,10 +13,10 @@ import { ToolLoopLimitError } from '../../lib/errors/tool-loop-limit-error';
 import { MockChatModel } from '../../lib/testing/mock-chat-model';
 import type { MockRound } from '../../lib/testing/mock-round';
 import type { Tool } from '../../lib/tools/tool';
-import { ToolCallingAdvisor, type ToolLoopSummary } from '../../lib/tools/tool-calling-advisor';
+import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import type { ToolCallingAdvisorOptions } from '../../lib/tools/tool-calling-advisor-options';
 import { tool } from '../../lib/tools/tool-fn';
-import type { ToolLoopState } from '../../lib/tools/tool-loop-state';
+import type { ToolLoopState, ToolLoopSummary } from '../../lib/tools/tool-loop-state';
 import { chunksOf, textOf, timeTool, typesOf } from './support/fixtures';
 
 const ASK_TIME: MockRound = { toolCalls: [{ name: 'getTime', arguments: { city: 'Paris' } }] };

@@ -1,0 +1,34 @@
+import type { ChatChunk } from '../core/chat-chunk.js';
+import type { ToolMessage } from '../core/message.js';
+import type { ToolLoopSummary } from './tool-loop-state.js';
+
+/**
+ * The chunks that end a tool loop: one `metadata` (last id and model, rounds), one `usage`
+ * (the total), one `finish`.
+ * @internal
+ */
+export function finalChunks(summary: ToolLoopSummary): ChatChunk[] {
+  const metadata: ChatChunk = { type: 'metadata', rounds: summary.rounds };
+  if (summary.id !== undefined) metadata.id = summary.id;
+  if (summary.model !== undefined) metadata.model = summary.model;
+  return [
+    metadata,
+    { type: 'usage', usage: summary.usage },
+    { type: 'finish', reason: summary.finishReason },
+  ];
+}
+
+/**
+ * A tool result as an outbound `tool-result` chunk (with `emitToolEvents`).
+ * @internal
+ */
+export function toToolResultChunk(message: ToolMessage): ChatChunk {
+  const chunk: ChatChunk = {
+    type: 'tool-result',
+    id: message.toolCallId,
+    name: message.name,
+    content: message.content,
+  };
+  if (message.isError === true) chunk.isError = true;
+  return chunk;
+}

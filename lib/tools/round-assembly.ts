@@ -1,0 +1,45 @@
+import type { ChatChunk, TextDeltaChunk } from '../core/chat-chunk.js';
+import { ResponseAssembler } from '../core/response-assembler.js';
+import type { PreamblePolicy } from './tool-calling-advisor-options.js';
+
+/**
+ * One tool-loop round on its way through: folds every raw chunk into the round's
+ * response and decides which chunks go outbound. `forward` is a `filter` predicate made
+ * once per round; it allocates nothing per chunk.
+ * @internal
+ */
+export class RoundAssembly {
+  readonly assembler = new ResponseAssembler();
+  /** Text held back under the `drop` preamble policy, sent only if the round is the last. */
+  readonly held: TextDeltaChunk[] | undefined;
+  /** Whether the model sent complete `tool-call` chunks (else they are built from deltas). */
+  sawToolCall = false;
+
+  constructor(
+    private readonly emitToolEvents: boolean,
+    preamble: PreamblePolicy,
+  ) {
+    this.held = preamble === 'drop' ? [] : undefined;
+  }
+
+  readonly forward = (chunk: ChatChunk): boolean => {
+    this.assembler.add(chunk);
+    switch (chunk.type) {
+      case 'text-delta':
+        if (this.held === undefined) return true;
+        this.held.push(chunk);
+        return false;
+      case 'tool-call':
+        this.sawToolCall = true;
+        return this.emitToolEvents;
+      case 'tool-call-delta':
+      case 'usage':
+      case 'metadata':
+      case 'finish':
+        // Per-round bookkeeping: the loop emits its own totals at the end.
+        return false;
+      default:
+        return true;
+    }
+  };
+}
