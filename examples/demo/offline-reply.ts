@@ -56,10 +56,16 @@ export function offlineReply(request: ChatRequest): OfflineReply {
 }
 
 function citiesIn(text: string): string[] {
-  const lower = text.toLowerCase();
+  const lower = text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '') // "São Paulo" finds "sao paulo"
+    .toLowerCase();
+  // Known cities in the order the user wrote them.
   const known = Object.keys(CITY_TIME_ZONES)
-    .filter((city) => new RegExp(`\\b${city}\\b`).test(lower))
-    .map(titleCase);
+    .map((city) => ({ city, at: lower.search(new RegExp(`\\b${city}\\b`)) }))
+    .filter(({ at }) => at >= 0)
+    .sort((a, b) => a.at - b.at)
+    .map(({ city }) => titleCase(city));
   if (known.length > 0) return known;
   // No city we know: pass on what follows "in", and let the tool say it does not know it.
   return [...text.matchAll(IN_PLACE)].map((match) => match[1].trim()).filter(Boolean);
@@ -70,7 +76,10 @@ function answerFrom(results: readonly ToolMessage[]): string {
 }
 
 function describeResult(result: ToolMessage): string {
-  if (result.isError === true) return `The ${result.name} tool failed: ${result.content}`;
+  if (result.isError === true) {
+    // The first sentence is the gist; the page shows the tool's full message anyway.
+    return `Sorry, that did not work. ${result.content.split(/(?<=\.)\s/)[0]}`;
+  }
   const value = parseJson(result.content);
   if (result.name === 'getTime' && isRecord(value)) {
     return `It is ${String(value['time'])} on ${String(value['weekday'])} ${String(value['date'])} in ${String(value['city'])} (${String(value['timeZone'])}).`;

@@ -1,0 +1,129 @@
+// The demo page in a real browser: Debian's Chromium (headless) driven by playwright-core.
+// It opens the page, asks a question, and sees the tool calls and the streamed text appear.
+// A screenshot is kept in test-output/ (gitignored) with the rest of the test output.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startDemoServer, type DemoServer } from '../../examples/demo/demo-server';
+import { OfflineDemoModel } from '../../examples/demo/offline-demo-model';
+import { FIXED_NOW, tempDataDir } from '../examples/demo-test-kit';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const OUTPUT_DIR = join(__dirname, '..', '..', 'test-output');
+
+jest.setTimeout(120_000);
+
+describe('demo page in headless Chromium', () => {
+  let server: DemoServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `No Chromium at ${CHROMIUM}. Install Debian's package (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH.`,
+      );
+    }
+    server = await startDemoServer({
+      port: 0,
+      // Slow enough that the page visibly renders the answer word by word.
+      model: new OfflineDemoModel({ interval: 40, firstChunkDelay: 100 }),
+      modelDescription: 'the offline demo model (browser test)',
+      dataDir: tempDataDir(),
+      now: () => FIXED_NOW,
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 1000, height: 760 } });
+    mkdirSync(OUTPUT_DIR, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** The lengths the latest answer's text had, recorded on every DOM change. */
+  const recordAnswerLengths = (): Promise<void> =>
+    page.evaluate(`(() => {
+      window.answerLengths = [];
+      new MutationObserver(() => {
+        const answers = document.querySelectorAll('.message.assistant .answer');
+        const last = answers[answers.length - 1];
+        if (last) window.answerLengths.push(last.textContent.length);
+      }).observe(document.getElementById('log'), { subtree: true, childList: true, characterData: true });
+    })()`);
+
+  it('asks a question and sees tool calls, then the answer streaming in, then usage', async () => {
+    await page.goto(server.url);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.textContent('#model')).toBe('the offline demo model (browser test)');
+    await recordAnswerLengths();
+
+    await page.fill('#message', 'What time is it in Tokyo and in Paris?');
+    await page.press('#message', 'Enter');
+
+    // The tool calls show up live, while the answer is still streaming.
+    const firstCall = await page.waitForSelector('.message.assistant.streaming .tool-call');
+    expect(await firstCall.textContent()).toContain('getTime({"city":"Tokyo"})');
+    // Text appears before the stream ends.
+    await page.waitForFunction(
+      `(() => { const m = document.querySelector('.message.assistant'); return m.classList.contains('streaming') && m.querySelector('.answer').textContent.length > 0; })()`,
+    );
+    await page.waitForFunction(
+      `document.querySelector('.message.assistant .usage').textContent !== ''`,
+    );
+
+    const calls = await page.$$eval('.tool-call', (nodes) => nodes.map((n) => n.textContent));
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).toMatch(/^donegetTime\(\{"city":"Tokyo"\}\)→ \{.*"time":"21:30"/);
+    expect(calls[1]).toMatch(/^donegetTime\(\{"city":"Paris"\}\)→ \{.*"time":"13:30"/);
+    expect(await page.textContent('.message.assistant .answer')).toBe(
+      '(offline demo model) It is 21:30 on Monday 2024-01-15 in Tokyo (Asia/Tokyo). It is 13:30 on Monday 2024-01-15 in Paris (Europe/Paris).',
+    );
+    expect(await page.textContent('.message.assistant .usage')).toMatch(
+      /^usage: \d+ in · \d+ out · \d+ total tokens · 2 model calls · finish: stop$/,
+    );
+    // Streamed: the answer grew through many intermediate lengths, not in one go.
+    const lengths = await page.evaluate<number[]>('window.answerLengths');
+    expect(new Set(lengths.filter((n) => n > 0)).size).toBeGreaterThan(10);
+  });
+
+  it('shows a failed tool call, and remembers the session across a reload', async () => {
+    await page.fill('#message', 'What time is it in Atlantis?');
+    await page.press('#message', 'Enter');
+    const failed = await page.waitForSelector('.tool-call.error');
+    expect(await failed.textContent()).toContain('Unknown city "Atlantis"');
+    await page.waitForFunction(
+      `document.querySelectorAll('.message.assistant .usage')[1]?.textContent !== ''`,
+    );
+    expect(await page.$$eval('.message.assistant .answer', (n) => n[1]?.textContent)).toBe(
+      '(offline demo model) Sorry, that did not work. The tool "getTime" failed: Unknown city "Atlantis".',
+    );
+    await page.screenshot({ path: join(OUTPUT_DIR, 'demo-page.png'), fullPage: true });
+
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    const messages = await page.$$eval('.message', (nodes) =>
+      nodes.map((n) => `${n.classList.contains('user') ? 'user' : 'assistant'}: ${n.textContent}`),
+    );
+    expect(messages).toEqual([
+      'user: What time is it in Tokyo and in Paris?',
+      expect.stringMatching(/^assistant: \(offline demo model\) It is 21:30/),
+      'user: What time is it in Atlantis?',
+      expect.stringMatching(/^assistant: \(offline demo model\) Sorry, that did not work\./),
+    ]);
+  });
+});
