@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { FinishReason } from '../../core/chat-chunk.js';
 import type { Usage } from '../../core/usage.js';
 import type { ChunkSink, StreamTranslator } from '../shared/chunk-sink.js';
+import { StreamEventError } from '../shared/stream-event-error.js';
 
 type RawMessageStreamEvent = Anthropic.RawMessageStreamEvent;
 
@@ -33,6 +34,7 @@ export class AnthropicStreamTranslator implements StreamTranslator<RawMessageStr
   private readonly blocks = new Map<number, OpenBlock>();
   private toolCount = 0;
   private stopReason: string | null = null;
+  private stopped = false;
   private readonly tokens: TokenCounts = {
     input: undefined,
     output: undefined,
@@ -56,6 +58,9 @@ export class AnthropicStreamTranslator implements StreamTranslator<RawMessageStr
       case 'content_block_stop':
         this.blockStop(event.index, sink);
         return;
+      case 'message_stop':
+        this.stopped = true;
+        return;
       case 'message_delta':
         if (event.delta.stop_reason !== null) this.stopReason = event.delta.stop_reason;
         this.updateTokens(event.usage);
@@ -66,6 +71,14 @@ export class AnthropicStreamTranslator implements StreamTranslator<RawMessageStr
   }
 
   end(sink: ChunkSink): void {
+    if (!this.stopped) {
+      // The API always ends with message_stop; without it the answer was cut short.
+      throw new StreamEventError(
+        'incomplete_stream',
+        'the stream ended before message_stop; the answer is incomplete',
+        undefined,
+      );
+    }
     sink.next({ type: 'usage', usage: this.usage() });
     sink.next({ type: 'finish', reason: toFinishReason(this.stopReason) });
   }

@@ -111,8 +111,17 @@ export class ResponsesTranslator implements StreamTranslator<ResponseStreamEvent
   }
 
   end(sink: ChunkSink): void {
+    if (this.finishReason === undefined) {
+      // The API always ends with response.completed (or incomplete/failed); without it the
+      // answer was cut short.
+      throw new StreamEventError(
+        'incomplete_stream',
+        'the stream ended before response.completed; the answer is incomplete',
+        undefined,
+      );
+    }
     sink.next({ type: 'usage', usage: toUsage(this.usage) });
-    sink.next({ type: 'finish', reason: this.finishReason ?? 'other' });
+    sink.next({ type: 'finish', reason: this.finishReason });
   }
 
   private itemDone(item: OpenAI.Responses.ResponseOutputItem, sink: ChunkSink): void {

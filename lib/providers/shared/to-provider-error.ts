@@ -19,6 +19,7 @@ const RETRYABLE_TYPES = new Set([
   'rate_limit_exceeded',
   'server_error',
   'timeout_error',
+  'incomplete_stream',
 ]);
 /** What Node and undici say when a connection fails or drops. */
 const CONNECTION_PATTERN =

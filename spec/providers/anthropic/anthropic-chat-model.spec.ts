@@ -73,6 +73,26 @@ describe('AnthropicChatModel (synthetic streams through the real @anthropic-ai/s
     expect((error as Error).message).toMatch(/connection/);
   });
 
+  it('fails with a retryable ProviderError when the stream ends cleanly before message_stop', async () => {
+    const body = syntheticAnthropicText('Cut short');
+    server.enqueue({ kind: 'sse', body: body.slice(0, body.indexOf('event: content_block_stop')) });
+    const seen: ChatChunk[] = [];
+    const error = await failure(
+      model()
+        .stream(request)
+        .pipe(tap((chunk) => seen.push(chunk))),
+    );
+    expect(error).toMatchObject({ provider: 'anthropic', retryable: true });
+    expect((error as Error).message).toContain('before message_stop');
+    expect(seen.some((chunk) => chunk.type === 'finish')).toBe(false);
+  });
+
+  it('fails the same way on an empty 200 response', async () => {
+    server.enqueue({ kind: 'sse', body: '' });
+    const error = await failure(model().stream(request));
+    expect(error).toMatchObject({ provider: 'anthropic', retryable: true });
+  });
+
   it('succeeds after a 429 through the SDK’s own retry', async () => {
     server.enqueue(
       {

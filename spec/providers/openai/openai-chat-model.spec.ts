@@ -248,6 +248,18 @@ describe('OpenAiChatModel (synthetic streams through the real openai SDK)', () =
     });
   });
 
+  it('ends an empty Chat Completions stream with unknown usage and finish reason other', async () => {
+    server.enqueue({ kind: 'sse', body: 'data: [DONE]\n\n' });
+    const chunks = await collect(chatModel().stream(request));
+    expect(chunks).toEqual([
+      {
+        type: 'usage',
+        usage: { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined },
+      },
+      { type: 'finish', reason: 'other' },
+    ]);
+  });
+
   describe('Responses API', () => {
     const responsesModel = (): OpenAiChatModel =>
       new OpenAiChatModel({ client: openAiClient(server), model: 'gpt-test', api: 'responses' });
@@ -264,6 +276,17 @@ describe('OpenAiChatModel (synthetic streams through the real openai SDK)', () =
         cacheReadTokens: 0,
         reasoningTokens: 0,
       });
+    });
+
+    it('fails with a retryable ProviderError when the stream ends before response.completed', async () => {
+      const body = syntheticResponsesIncomplete();
+      server.enqueue({
+        kind: 'sse',
+        body: body.slice(0, body.indexOf('data: {"type":"response.incomplete"')),
+      });
+      const error = await failure(responsesModel().stream(request));
+      expect(error).toMatchObject({ provider: 'openai', retryable: true });
+      expect((error as Error).message).toContain('before response.completed');
     });
 
     it('turns response.failed into a ProviderError', async () => {
