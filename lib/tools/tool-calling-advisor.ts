@@ -233,12 +233,15 @@ export class ToolCallingAdvisor implements Advisor {
     state.usage.add(response.usage);
     if (response.metadata.id !== undefined) state.id = response.metadata.id;
     if (response.metadata.model !== undefined) state.model = response.metadata.model;
-    const out: ChatChunk[] = [];
-    if (this.options.emitToolEvents) {
-      out.push({ type: 'round-end', round: state.round, finishReason: response.finishReason });
-    }
+    const { emitToolEvents } = this.options;
+    const roundEnd: ChatChunk = {
+      type: 'round-end',
+      round: state.round,
+      finishReason: response.finishReason,
+    };
     if (!this.isEligible(response, state)) {
-      if (assembly.held !== undefined) out.push(...assembly.held);
+      const out: ChatChunk[] = assembly.held ?? [];
+      if (emitToolEvents) out.push(roundEnd);
       return concat(from(out), this.finish$(state, response.finishReason));
     }
     const calls = response.message.toolCalls ?? [];
@@ -248,8 +251,11 @@ export class ToolCallingAdvisor implements Advisor {
     if (!returnDirect && state.round >= this.options.maxRounds) {
       throw new ToolLoopLimitError({ rounds: state.round, maxRounds: this.options.maxRounds });
     }
-    if (this.options.emitToolEvents && !assembly.sawToolCall) {
-      for (const call of calls) out.push({ type: 'tool-call', ...call });
+    const out: ChatChunk[] = [];
+    if (emitToolEvents) {
+      // Calls the model sent only as deltas are announced once complete.
+      if (!assembly.sawToolCall) for (const call of calls) out.push({ type: 'tool-call', ...call });
+      out.push(roundEnd);
     }
     return concat(
       from(out),

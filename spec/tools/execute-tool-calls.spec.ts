@@ -59,6 +59,19 @@ describe('executeToolCalls', () => {
     expect(signal?.aborted).toBe(true);
   });
 
+  it('runs the tools again for every subscription, sharing no results', async () => {
+    const cities: string[] = [];
+    const results$ = executeToolCalls({
+      toolCalls: [{ id: '1', name: 'getTime', arguments: '{"city":"Rome"}' }],
+      tools: [timeTool(cities)],
+    });
+    const first = await firstValueFrom(results$);
+    const second = await firstValueFrom(results$);
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
+    expect(cities).toEqual(['Rome', 'Rome']);
+  });
+
   it('rejects a concurrency below 1', () => {
     expect(() => executeToolCalls({ toolCalls: [], tools: [], concurrency: 0 })).toThrow(
       InvalidOptionsError,

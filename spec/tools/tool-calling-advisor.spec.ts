@@ -237,6 +237,12 @@ describe('ToolCallingAdvisor', () => {
           .stream()
           .chunks(),
       );
+      expect(typesOf(chunks).slice(0, 4)).toEqual([
+        'round-start',
+        'tool-call',
+        'round-end',
+        'tool-result',
+      ]);
       expect(chunks.filter((c) => c.type === 'tool-call' || c.type === 'tool-result')).toEqual([
         { type: 'tool-call', id: 'd1', name: 'getTime', arguments: '{"city":"Rome"}' },
         { type: 'tool-result', id: 'd1', name: 'getTime', content: '12:00 in Rome' },
@@ -253,6 +259,29 @@ describe('ToolCallingAdvisor', () => {
         role: 'assistant',
         content: 'Let me check.',
       });
+    });
+
+    it('preamble "drop" with emitToolEvents sends the final text before its round-end', async () => {
+      const model = MockChatModel.script([
+        { ...ASK_TIME, text: ['Checking.'] },
+        { text: ['Noon.'] },
+      ]);
+      const loop = new ToolCallingAdvisor({ preamble: 'drop', emitToolEvents: true });
+      const chunks = await chunksOf(
+        client(model, [timeTool()], loop).prompt('t').stream().chunks(),
+      );
+      expect(chunks.map((c) => (c.type === 'text-delta' ? c.text : c.type))).toEqual([
+        'round-start',
+        'tool-call',
+        'round-end',
+        'tool-result',
+        'round-start',
+        'Noon.',
+        'round-end',
+        'metadata',
+        'usage',
+        'finish',
+      ]);
     });
 
     it('lets advisors inside the loop see each round raw, tool-call chunks included', async () => {
