@@ -75,7 +75,9 @@ describe('AnthropicChatModel (synthetic streams through the real @anthropic-ai/s
 
   it('fails with a retryable ProviderError when the stream ends cleanly before message_stop', async () => {
     const body = syntheticAnthropicText('Cut short');
-    server.enqueue({ kind: 'sse', body: body.slice(0, body.indexOf('event: content_block_stop')) });
+    const cut = body.indexOf('event: content_block_stop');
+    expect(cut).toBeGreaterThan(0);
+    server.enqueue({ kind: 'sse', body: body.slice(0, cut) });
     const seen: ChatChunk[] = [];
     const error = await failure(
       model()

@@ -280,9 +280,11 @@ describe('OpenAiChatModel (synthetic streams through the real openai SDK)', () =
 
     it('fails with a retryable ProviderError when the stream ends before response.completed', async () => {
       const body = syntheticResponsesIncomplete();
+      const cut = body.indexOf('data: {"type":"response.incomplete"');
+      expect(cut).toBeGreaterThan(0);
       server.enqueue({
         kind: 'sse',
-        body: body.slice(0, body.indexOf('data: {"type":"response.incomplete"')),
+        body: body.slice(0, cut),
       });
       const error = await failure(responsesModel().stream(request));
       expect(error).toMatchObject({ provider: 'openai', retryable: true });
