@@ -13,7 +13,21 @@ import { validateClient, validateName } from '../shared/validate-client.js';
 import { anthropicMessagesBody } from './anthropic-messages-request.js';
 import { AnthropicStreamTranslator } from './anthropic-stream-translator.js';
 
-/** Options of {@link AnthropicChatModel}. */
+/**
+ * Options of {@link AnthropicChatModel}.
+ * @example
+ * ```ts
+ * import Anthropic from '@anthropic-ai/sdk';
+ * import type { AnthropicChatModelOptions } from 'rx-advisors/anthropic';
+ *
+ * const options: AnthropicChatModelOptions = {
+ *   client: new Anthropic({ maxRetries: 3 }),
+ *   model: 'claude-sonnet-4-5',
+ *   maxTokens: 2048,
+ *   options: { extra: { thinking: { type: 'enabled', budget_tokens: 1024 } } },
+ * };
+ * ```
+ */
 export interface AnthropicChatModelOptions {
   /** The `@anthropic-ai/sdk` client you constructed (key, `baseURL`, retries are yours). */
   client: Anthropic;

@@ -15,10 +15,31 @@ import { ChatCompletionsTranslator } from './chat-completions-translator.js';
 import { responsesBody } from './responses-request.js';
 import { ResponsesTranslator } from './responses-translator.js';
 
-/** Which OpenAI API the model streams from. */
+/**
+ * Which OpenAI API the model streams from: `'chat'` (Chat Completions) or `'responses'`.
+ * @example
+ * ```ts
+ * import type { OpenAiApi } from 'rx-advisors/openai';
+ * const api: OpenAiApi = 'responses';
+ * ```
+ */
 export type OpenAiApi = 'chat' | 'responses';
 
-/** Options of {@link OpenAiChatModel}. */
+/**
+ * Options of {@link OpenAiChatModel}.
+ * @example
+ * ```ts
+ * import OpenAI from 'openai';
+ * import type { OpenAiChatModelOptions } from 'rx-advisors/openai';
+ *
+ * const options: OpenAiChatModelOptions = {
+ *   client: new OpenAI({ maxRetries: 3 }),
+ *   model: 'gpt-4o-mini',
+ *   api: 'chat',
+ *   options: { temperature: 0 },
+ * };
+ * ```
+ */
 export interface OpenAiChatModelOptions {
   /** The `openai` client you constructed (key, `baseURL`, retries, proxy are yours). */
   client: OpenAI;
