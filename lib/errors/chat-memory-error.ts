@@ -2,10 +2,29 @@ import { hasErrorMarker, RxAdvisorsError } from './rx-advisors-error.js';
 
 const MARKER = Symbol.for('rx-advisors.error.ChatMemoryError');
 
-/** What a chat memory store was doing when it failed. */
+/**
+ * What a chat memory store was doing when it failed.
+ * @example
+ * ```ts
+ * import type { ChatMemoryOperation } from 'rx-advisors';
+ * const operation: ChatMemoryOperation = 'write';
+ * ```
+ */
 export type ChatMemoryOperation = 'open' | 'read' | 'write' | 'delete' | 'list';
 
-/** The fields of a {@link ChatMemoryError}. */
+/**
+ * The fields of a {@link ChatMemoryError}.
+ * @example
+ * ```ts
+ * import { ChatMemoryError, type ChatMemoryErrorOptions } from 'rx-advisors';
+ * const options: ChatMemoryErrorOptions = {
+ *   operation: 'write',
+ *   conversationId: 'c1',
+ *   reason: 'the store is read-only.',
+ * };
+ * throw new ChatMemoryError(options);
+ * ```
+ */
 export interface ChatMemoryErrorOptions {
   /** What the store was doing. */
   operation: ChatMemoryOperation;

@@ -2,7 +2,17 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { ChatMemory } from './chat-memory.js';
 import { MessageWindowChatMemory } from './message-window-chat-memory.js';
 
-/** The options both chat memory advisors share. */
+/**
+ * The options both chat memory advisors share.
+ * @example
+ * ```ts
+ * import { MessageWindowChatMemory, type ChatMemoryAdvisorOptions } from 'rx-advisors';
+ * const options: ChatMemoryAdvisorOptions = {
+ *   chatMemory: new MessageWindowChatMemory({ maxMessages: 30 }),
+ *   saveToolMessages: true,
+ * };
+ * ```
+ */
 export interface ChatMemoryAdvisorOptions {
   /** Where conversations live; default a new `MessageWindowChatMemory()` (in memory, 20 messages). */
   chatMemory?: ChatMemory;

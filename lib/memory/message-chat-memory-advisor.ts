@@ -14,7 +14,14 @@ import {
   type ChatMemoryAdvisorOptions,
 } from './memory-advisor-options.js';
 
-/** Options of {@link MessageChatMemoryAdvisor}. */
+/**
+ * Options of {@link MessageChatMemoryAdvisor}.
+ * @example
+ * ```ts
+ * import { Order, type MessageChatMemoryAdvisorOptions } from 'rx-advisors';
+ * const insideTheLoop: MessageChatMemoryAdvisorOptions = { chatMemory, order: Order.TOOL_CALLING + 10 };
+ * ```
+ */
 export type MessageChatMemoryAdvisorOptions = ChatMemoryAdvisorOptions;
 
 /**

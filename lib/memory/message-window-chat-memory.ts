@@ -6,7 +6,17 @@ import { InMemoryChatMemoryRepository } from './in-memory-chat-memory-repository
 import { KeyedQueue } from './keyed-queue.js';
 import { messageWindow } from './message-window.js';
 
-/** Options of {@link MessageWindowChatMemory}. */
+/**
+ * Options of {@link MessageWindowChatMemory}.
+ * @example
+ * ```ts
+ * import { InMemoryChatMemoryRepository, type MessageWindowChatMemoryOptions } from 'rx-advisors';
+ * const options: MessageWindowChatMemoryOptions = {
+ *   maxMessages: 50,
+ *   repository: new InMemoryChatMemoryRepository(),
+ * };
+ * ```
+ */
 export interface MessageWindowChatMemoryOptions {
   /** How many messages to keep per conversation, system messages included; default 20. */
   maxMessages?: number;

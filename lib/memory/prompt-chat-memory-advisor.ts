@@ -14,7 +14,17 @@ import {
   type ChatMemoryAdvisorOptions,
 } from './memory-advisor-options.js';
 
-/** Options of {@link PromptChatMemoryAdvisor}. */
+/**
+ * Options of {@link PromptChatMemoryAdvisor}.
+ * @example
+ * ```ts
+ * import type { PromptChatMemoryAdvisorOptions } from 'rx-advisors';
+ * const options: PromptChatMemoryAdvisorOptions = {
+ *   chatMemory,
+ *   systemTemplate: '{instructions}\n\nEarlier in this conversation:\n{memory}',
+ * };
+ * ```
+ */
 export interface PromptChatMemoryAdvisorOptions extends ChatMemoryAdvisorOptions {
   /**
    * The system text sent when there is history: `{instructions}` is replaced by the

@@ -85,7 +85,7 @@ describe('MessageChatMemoryAdvisor (marble)', () => {
   it('completes with nothing but stores the user message when the source is empty', () => {
     const memory = new VirtualChatMemory();
     testScheduler.run(({ cold, expectObservable }) => {
-      const model$ = cold('|');
+      const model$ = cold<ChatChunk>('|');
       expectObservable(run(MockChatModel.fromStreams([model$]), memory)).toBe('|');
     });
     expect(memory.conversations.get('c1')).toEqual([user('Hi')]);
@@ -138,10 +138,13 @@ describe('MessageChatMemoryAdvisor (marble)', () => {
     });
     const call: ChatChunk = { type: 'tool-call', id: 't1', name: 'getTime', arguments: '{}' };
     const toolCalls: ChatChunk = { type: 'finish', reason: 'tool-calls' };
-    const final = {
+    const final: Record<string, ChatChunk> = {
       a: t('Noon.'),
       m: { type: 'metadata', rounds: 2 },
-      u: { type: 'usage', usage: {} },
+      u: {
+        type: 'usage',
+        usage: { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined },
+      },
       f: FINISH,
     };
     let model!: MockChatModel;

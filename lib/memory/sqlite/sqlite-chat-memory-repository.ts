@@ -6,7 +6,18 @@ import type { ChatMemoryRepository } from '../chat-memory-repository.js';
 import { fromRow, toRow, type MessageRow } from './message-row.js';
 import { sqliteFailure } from './sqlite-failure.js';
 
-/** Options of {@link SqliteChatMemoryRepository}. */
+/**
+ * Options of {@link SqliteChatMemoryRepository}.
+ * @example
+ * ```ts
+ * import Database from 'better-sqlite3';
+ * import type { SqliteChatMemoryRepositoryOptions } from 'rx-advisors/memory/sqlite';
+ * const options: SqliteChatMemoryRepositoryOptions = {
+ *   database: new Database('app.db', { timeout: 5000 }),
+ *   tableName: 'support_chat_memory',
+ * };
+ * ```
+ */
 export interface SqliteChatMemoryRepositoryOptions {
   /**
    * An open better-sqlite3 database. The application opens it (file, busy `timeout`,
