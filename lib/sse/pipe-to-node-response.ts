@@ -10,7 +10,19 @@ import {
   writeFramesToNodeResponse,
 } from './write-frames-to-node-response.js';
 
-/** Options of {@link pipeToNodeResponse}. */
+/**
+ * Options of {@link pipeToNodeResponse}: the `toServerSentEvents` options plus the response's.
+ *
+ * @example
+ * ```ts
+ * import type { PipeToNodeResponseOptions } from 'rx-advisors/sse';
+ * const options: PipeToNodeResponseOptions = {
+ *   protocol: 'ai-sdk-ui',
+ *   headers: { 'access-control-allow-origin': '*' },
+ *   maxPendingFrames: 500,
+ * };
+ * ```
+ */
 export interface PipeToNodeResponseOptions extends ServerSentEventsOptions {
   /** The HTTP status; default 200. */
   status?: number;

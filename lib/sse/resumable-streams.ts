@@ -14,7 +14,15 @@ import {
   writeFramesToNodeResponse,
 } from './write-frames-to-node-response.js';
 
-/** Options of {@link ResumableStreams}. */
+/**
+ * Options of {@link ResumableStreams}.
+ *
+ * @example
+ * ```ts
+ * import { ResumableStreams } from 'rx-advisors/sse';
+ * const streams = new ResumableStreams({ maxBufferedFrames: 2000, ttl: 5 * 60_000, maxStreams: 500 });
+ * ```
+ */
 export interface ResumableStreamsOptions {
   /** Events kept per stream for clients that reconnect (a ring: the oldest go first). Default 1000. */
   maxBufferedFrames?: number;
@@ -28,7 +36,14 @@ export interface ResumableStreamsOptions {
   maxStreams?: number;
 }
 
-/** Options of {@link ResumableStreams.resume}. */
+/**
+ * Options of {@link ResumableStreams.resume}.
+ *
+ * @example
+ * ```ts
+ * const frames$ = streams.resume(streamId, { lastEventId: req.headers['last-event-id'] as string });
+ * ```
+ */
 export interface ResumeOptions {
   /**
    * The id of the last event the client saw (the `Last-Event-ID` header); none, `''` or `null`
@@ -37,7 +52,14 @@ export interface ResumeOptions {
   lastEventId?: string | number | null | undefined;
 }
 
-/** Options of the `resumeTo…` methods of {@link ResumableStreams}. */
+/**
+ * Options of the `resumeTo…` methods of {@link ResumableStreams}.
+ *
+ * @example
+ * ```ts
+ * streams.resumeToNodeResponse(streamId, req, res, { headers: { 'access-control-allow-origin': '*' } });
+ * ```
+ */
 export interface ResumeResponseOptions {
   /** Extra response headers. */
   headers?: Record<string, string>;
@@ -48,6 +70,13 @@ export interface ResumeResponseOptions {
 /**
  * The `resumable` option of `pipeToNodeResponse` and `toWebResponse`: the registry that
  * keeps the stream, and its id.
+ *
+ * @example
+ * ```ts
+ * import { pipeToNodeResponse, ResumableStreams } from 'rx-advisors/sse';
+ * const streams = new ResumableStreams();
+ * pipeToNodeResponse(chunks$, res, { resumable: { streams, streamId: chatId } });
+ * ```
  */
 export interface ResumableRegistration {
   streams: ResumableStreams;
@@ -168,17 +197,7 @@ export class ResumableStreams {
    */
   resume(streamId: string, options: ResumeOptions = {}): Observable<string> | undefined {
     const entry = this.entries.get(streamId);
-    if (entry === undefined) return undefined;
-    const after = parseLastEventId(options.lastEventId);
-    if (after === undefined) {
-      const message = `Cannot resume: the Last-Event-ID ${JSON.stringify(String(options.lastEventId))} is not an event id of this stream.`;
-      return of(
-        entry.protocol === 'ai-sdk-ui'
-          ? uiMessageStreamResumeError(message)
-          : chunkEventResumeError(message),
-      );
-    }
-    return entry.read(after);
+    return entry === undefined ? undefined : framesAfter(entry, options.lastEventId);
   }
 
   /**
@@ -197,17 +216,16 @@ export class ResumableStreams {
     options: ResumeResponseOptions = {},
   ): Subscription | undefined {
     const maxPendingFrames = resolveMaxPendingFrames(options.maxPendingFrames);
-    const header = req.headers['last-event-id'];
-    const frames$ = this.resume(streamId, {
-      lastEventId: Array.isArray(header) ? header[0] : header,
-    });
-    if (frames$ === undefined) {
+    const entry = this.entries.get(streamId);
+    if (entry === undefined) {
       res.writeHead(204, options.headers).end();
       return undefined;
     }
-    return writeFramesToNodeResponse(frames$, res, {
+    const header = req.headers['last-event-id'];
+    const lastEventId = Array.isArray(header) ? header[0] : header;
+    return writeFramesToNodeResponse(framesAfter(entry, lastEventId), res, {
       status: 200,
-      headers: sseHeaders(this.entries.get(streamId)!.protocol, options.headers),
+      headers: sseHeaders(entry.protocol, options.headers),
       maxPendingFrames,
     });
   }
@@ -226,13 +244,14 @@ export class ResumableStreams {
     options: ResumeResponseOptions = {},
   ): Response {
     const maxPendingFrames = resolveMaxPendingFrames(options.maxPendingFrames);
-    const frames$ = this.resume(streamId, { lastEventId: request.headers.get('last-event-id') });
-    if (frames$ === undefined) {
+    const entry = this.entries.get(streamId);
+    if (entry === undefined) {
       return new Response(null, { status: 204, headers: options.headers ?? {} });
     }
+    const frames$ = framesAfter(entry, request.headers.get('last-event-id'));
     return new Response(framesToReadableStream(frames$, maxPendingFrames), {
       status: 200,
-      headers: sseHeaders(this.entries.get(streamId)!.protocol, options.headers),
+      headers: sseHeaders(entry.protocol, options.headers),
     });
   }
 
@@ -258,6 +277,21 @@ function positiveInteger(option: string, value: number): number {
     throw new InvalidOptionsError({ option, value, expected: 'a positive integer' });
   }
   return value;
+}
+
+/** The frames of `entry` after `lastEventId`, or one error frame when that is no id of ours. */
+function framesAfter(
+  entry: ResumableStreamEntry,
+  lastEventId: string | number | null | undefined,
+): Observable<string> {
+  const after = parseLastEventId(lastEventId);
+  if (after !== undefined) return entry.read(after);
+  const message = `Cannot resume: the Last-Event-ID ${JSON.stringify(String(lastEventId))} is not an event id of this stream.`;
+  return of(
+    entry.protocol === 'ai-sdk-ui'
+      ? uiMessageStreamResumeError(message)
+      : chunkEventResumeError(message),
+  );
 }
 
 /** `Last-Event-ID` → the events already seen; `undefined` when it is not an id of ours. */

@@ -7,7 +7,15 @@ import { sseHeaders } from './sse-headers.js';
 import { toServerSentEvents } from './to-server-sent-events.js';
 import { resolveMaxPendingFrames } from './write-frames-to-node-response.js';
 
-/** Options of {@link toWebResponse}. */
+/**
+ * Options of {@link toWebResponse}: the `toServerSentEvents` options plus the response's.
+ *
+ * @example
+ * ```ts
+ * import type { ToWebResponseOptions } from 'rx-advisors/sse';
+ * const options: ToWebResponseOptions = { protocol: 'ai-sdk-ui', headers: { 'x-chat-id': chatId } };
+ * ```
+ */
 export interface ToWebResponseOptions extends ServerSentEventsOptions {
   /** The HTTP status; default 200. */
   status?: number;

@@ -87,9 +87,8 @@ export function writeFramesToNodeResponse(
           res.once('drain', onDrain);
         }
       },
-      error: (error: unknown) => {
-        res.destroy(error instanceof Error ? error : undefined);
-      },
+      // Not destroy(error): that would emit 'error' on the response, which nobody listens to.
+      error: () => res.destroy(),
       complete: () => {
         completed = true;
         if (pending === undefined) res.end();

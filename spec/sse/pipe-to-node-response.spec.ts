@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import express from 'express';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import Fastify from 'fastify';
 import { from, Observable, Subject } from 'rxjs';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
@@ -14,6 +15,8 @@ import { ChatClient } from '../../lib/client/chat-client';
 import { InvalidOptionsError } from '../../lib/errors/invalid-options-error';
 import { pipeToNodeResponse } from '../../lib/sse';
 import { MockChatModel } from '../../lib/testing';
+import { tool } from '../../lib/tools/tool-fn';
+import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import { close, eventually, listen, parseSse, readEvents } from './support/sse-test-kit';
 
 /** A model whose every call never ends on its own and records when it is torn down. */
@@ -258,6 +261,80 @@ describe('pipeToNodeResponse', () => {
         'maxPendingFrames',
         'res',
       ]);
+    });
+  });
+
+  describe('tool progress (ToolCallingAdvisor with emitToolEvents)', () => {
+    it('the client sees a tool call while the tool still runs, then its result, then the answer', async () => {
+      let finishTool: (value: string) => void = () => undefined;
+      let toolStarted = false;
+      const getTime = tool({
+        name: 'getTime',
+        description: 'The current time in a city',
+        parameters: {
+          type: 'object',
+          properties: { city: { type: 'string' } },
+          required: ['city'],
+        },
+        execute: () => {
+          toolStarted = true;
+          return new Promise<string>((resolve) => (finishTool = resolve));
+        },
+      });
+      const model = MockChatModel.script([
+        { toolCalls: [{ id: 'c1', name: 'getTime', arguments: { city: 'Paris' } }] },
+        { text: 'Noon.' },
+      ]);
+      const client = ChatClient.builder(model)
+        .defaultAdvisors(new ToolCallingAdvisor({ emitToolEvents: true }))
+        .defaultTools(getTime)
+        .build();
+      const url = await serve((_req, res) =>
+        pipeToNodeResponse(client.prompt('time?').stream().chunks(), res),
+      );
+
+      const events: EventSourceMessage[] = [];
+      const parser = createParser({ onEvent: (event) => events.push(event) });
+      const reader = (await fetch(url)).body!.pipeThrough(new TextDecoderStream()).getReader();
+      const readUntil = async (type: string): Promise<void> => {
+        while (!events.some((event) => event.event === type)) {
+          const { done, value } = await reader.read();
+          if (done) throw new Error(`the stream ended before a ${type} event`);
+          parser.feed(value);
+        }
+      };
+
+      await readUntil('tool-call');
+      expect(toolStarted).toBe(true);
+      expect(events.some((event) => event.event === 'tool-result')).toBe(false);
+      expect(JSON.parse(events.find((event) => event.event === 'tool-call')!.data)).toEqual({
+        type: 'tool-call',
+        id: 'c1',
+        name: 'getTime',
+        arguments: '{"city":"Paris"}',
+      });
+
+      finishTool('12:00 in Paris');
+      await readUntil('done');
+      expect(events.map((event) => event.event)).toEqual([
+        'round-start',
+        'tool-call',
+        'round-end',
+        'tool-result',
+        'round-start',
+        'text-delta',
+        'round-end',
+        'metadata',
+        'usage',
+        'finish',
+        'done',
+      ]);
+      expect(JSON.parse(events[3].data)).toEqual({
+        type: 'tool-result',
+        id: 'c1',
+        name: 'getTime',
+        content: '12:00 in Paris',
+      });
     });
   });
 
