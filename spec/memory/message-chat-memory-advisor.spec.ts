@@ -246,6 +246,27 @@ describe('MessageChatMemoryAdvisor', () => {
       expect(error).toBe(broken);
     });
 
+    it('reports a failed background write to RxJS config.onUnhandledError', async () => {
+      const { config } = await import('rxjs');
+      const previous = config.onUnhandledError;
+      const reported: unknown[] = [];
+      config.onUnhandledError = (error: unknown) => reported.push(error);
+      try {
+        const broken = new Error('disk full');
+        const chatMemory: ChatMemory = {
+          get: () => Promise.resolve([]),
+          add: () => Promise.reject(broken),
+          clear: () => Promise.resolve(),
+        };
+        const { model } = controlledModel();
+        clientWith(model, chatMemory).prompt('Hi').stream().chunks().subscribe().unsubscribe();
+        await settle();
+        expect(reported).toEqual([broken]);
+      } finally {
+        config.onUnhandledError = previous;
+      }
+    });
+
     it('completes only once the turn is stored', async () => {
       let release!: () => void;
       const stored: Message[][] = [];

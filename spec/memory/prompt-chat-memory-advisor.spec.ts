@@ -113,6 +113,46 @@ describe('PromptChatMemoryAdvisor', () => {
     expect(await chatMemory.get('c1')).toEqual([u('story?')]);
   });
 
+  it('keeps the user message and rethrows when the model fails', async () => {
+    const model = MockChatModel.script([{ text: 'Half', error: 'overloaded' }]);
+    const chatMemory = new MessageWindowChatMemory();
+    const error = await lastValueFrom(
+      clientWith(model, new PromptChatMemoryAdvisor({ chatMemory })).prompt('hi').call().content(),
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('mock: overloaded');
+    expect(await chatMemory.get('c1')).toEqual([u('hi')]);
+  });
+
+  it('fails with the error of a ChatMemory that throws, without calling the model', async () => {
+    const broken = new Error('no store');
+    const model = MockChatModel.script([{ text: 'x' }]);
+    const chatMemory = {
+      get: () => Promise.reject(broken),
+      add: () => Promise.resolve(),
+      clear: () => Promise.resolve(),
+    };
+    const error = await lastValueFrom(
+      clientWith(model, new PromptChatMemoryAdvisor({ chatMemory })).prompt('hi').call().content(),
+    ).catch((e: unknown) => e);
+    expect(error).toBe(broken);
+    expect(model.calls).toBe(0);
+  });
+
+  it('stores the user message alone for an empty source, and runs each subscription as a turn', async () => {
+    const model = MockChatModel.respond((_request, call) =>
+      call === 1 ? { text: [] } : { text: 'second' },
+    );
+    const chatMemory = new MessageWindowChatMemory();
+    const content$ = clientWith(model, new PromptChatMemoryAdvisor({ chatMemory }))
+      .prompt('again')
+      .call()
+      .content();
+    expect(await lastValueFrom(content$)).toBe('');
+    expect(await lastValueFrom(content$)).toBe('second');
+    expect(model.requests[1]?.messages[0]?.content).toContain('user: again');
+    expect(await chatMemory.get('c1')).toEqual([u('again'), u('again'), a('second')]);
+  });
+
   it('needs a conversation id', async () => {
     const model = MockChatModel.script([{ text: 'x' }]);
     const client = ChatClient.builder(model).defaultAdvisors(new PromptChatMemoryAdvisor()).build();

@@ -221,6 +221,23 @@ describe('SqliteChatMemoryRepository', () => {
       expect(model.calls).toBe(0);
     });
 
+    it('rejects with a ChatMemoryError naming SQLITE_READONLY for a read-only database', async () => {
+      const file = join(folder, 'readonly.db');
+      const writer = openDatabase(file);
+      await new SqliteChatMemoryRepository({ database: writer }).saveAll('c1', conversation);
+      writer.close();
+      const repository = new SqliteChatMemoryRepository({
+        database: openDatabase(file, { readonly: true }),
+      });
+
+      expect(await repository.findByConversationId('c1')).toEqual(conversation);
+      const error = await repository.deleteByConversationId('c1').catch((e: unknown) => e);
+
+      expect(ChatMemoryError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ operation: 'delete', code: 'SQLITE_READONLY' });
+      expect((error as Error).message).toContain('is read-only');
+    });
+
     it('rejects with a ChatMemoryError for a damaged row', async () => {
       const database = openDatabase(':memory:');
       const repository = new SqliteChatMemoryRepository({ database });
