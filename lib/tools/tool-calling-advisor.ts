@@ -312,7 +312,8 @@ export class ToolCallingAdvisor implements Advisor {
   private countCall(call: ToolCall, state: MutableToolLoopState): void {
     const count = (state.toolCallCounts.get(call.name) ?? 0) + 1;
     state.toolCallCounts.set(call.name, count);
-    const limit = this.options.toolCallLimits[call.name];
+    const limits = this.options.toolCallLimits;
+    const limit = Object.hasOwn(limits, call.name) ? limits[call.name] : undefined;
     if (limit !== undefined && count > limit) {
       throw new ToolCallLimitError({ toolName: call.name, limit });
     }
