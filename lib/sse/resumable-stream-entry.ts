@@ -69,12 +69,16 @@ export class ResumableStreamEntry {
     });
   }
 
-  /** Ends the stream now: its upstream is unsubscribed, its readers complete. */
+  /**
+   * Ends the stream now: its upstream is unsubscribed; connected readers of a stream that had
+   * not finished get one error frame (no id), then complete.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     this.expiry?.unsubscribe();
     this.upstream?.unsubscribe();
+    if (!this.done) this.live.next(this.resumeError(0));
     this.live.complete();
     this.options.onDispose();
   }

@@ -237,12 +237,23 @@ describe('ResumableStreams', () => {
     let tornDown = 0;
     const source$ = new Observable<ChatChunk>(() => () => tornDown++);
     const ended: string[] = [];
-    streams.start('d1', source$).subscribe({ complete: () => ended.push('d1') });
+    const received: string[] = [];
+    streams.start('d1', source$).subscribe({
+      next: (frame) => received.push(frame),
+      complete: () => ended.push('d1'),
+    });
     streams.start('d2', source$).subscribe({ complete: () => ended.push('d2') });
     expect(streams.size).toBe(2);
     expect(streams.delete('d1')).toBe(true);
     expect(streams.delete('d1')).toBe(false);
     expect(ended).toEqual(['d1']);
+    expect(parseSse(received.join('')).events).toEqual([
+      {
+        id: undefined,
+        event: 'error',
+        data: JSON.stringify({ message: 'The stream was ended on the server.' }),
+      },
+    ]);
     streams.clear();
     expect(ended).toEqual(['d1', 'd2']);
     expect(tornDown).toBe(2);
