@@ -1,4 +1,4 @@
-import { JsonScanner } from './json-scanner.js';
+import { PartialJsonScanner } from './partial-json-scanner.js';
 import type { ValidationIssue } from './output-schema.js';
 
 /** The outcome of {@link extractJson}. */
@@ -30,7 +30,8 @@ export function extractJson(text: string): ExtractedJson {
   if (whole.ok) return whole;
   const fenced = FENCE.exec(trimmed)?.[1];
   if (fenced !== undefined) return withContext(safeParse(fenced.trim()), 'the fenced code block');
-  const scanner = new JsonScanner().feed(trimmed);
+  const scanner = new PartialJsonScanner();
+  scanner.feed(trimmed);
   if (scanner.start === -1) {
     return {
       ok: false,

@@ -1,25 +1,26 @@
-import { parse as parsePartial } from 'partial-json';
-import { JsonScanner } from './json-scanner.js';
+import { PartialJsonScanner } from './partial-json-scanner.js';
 
 /** Returned by {@link PartialJsonParser.push} when there is nothing new to show. */
 export const NO_VALUE: unique symbol = Symbol('rx-advisors.no-value');
 
-/** Region sizes up to this are re-parsed on every delta that adds non-blank text. */
-const ALWAYS_PARSE_UP_TO = 4096;
-/** Past that, a re-parse waits until the region grew by 1/GROWTH_RATIO since the last one. */
+/** Values up to this size are re-parsed on every delta that changes them. */
+const ALWAYS_PARSE_UP_TO = 8192;
+/** Past that, a re-parse waits until the value grew by 1/GROWTH_RATIO since the last one. */
 const GROWTH_RATIO = 32;
 
 /**
- * Turns streamed answer text into partial JSON values. A `JsonScanner` finds the JSON
- * region in linear time (prose and fences skipped); `partial-json` parses the region so
- * far. Each parse reads the whole region, so past 4 KB parses are spaced out (every 1/32
- * of growth), which keeps the total work linear in the answer length.
+ * Turns streamed answer text into partial JSON values. A `PartialJsonScanner` follows the
+ * text in linear time and closes the value so far; the native `JSON.parse` parses that.
+ * A preview is emitted only when it changed. Each parse reads the whole value, so past
+ * 8 KB parses are spaced out (every 1/32 of growth), which keeps the total work linear
+ * in the answer's length.
  * @internal
  */
 export class PartialJsonParser {
   private text = '';
-  private scanner = new JsonScanner();
+  private scanner = new PartialJsonScanner();
   private parsedLength = 0;
+  private lastCompleted = '';
 
   /** Every delta pushed since the last reset. */
   get fullText(): string {
@@ -29,8 +30,9 @@ export class PartialJsonParser {
   /** Forgets everything (a new attempt starts). */
   reset(): void {
     this.text = '';
-    this.scanner = new JsonScanner();
+    this.scanner = new PartialJsonScanner();
     this.parsedLength = 0;
+    this.lastCompleted = '';
   }
 
   /**
@@ -40,12 +42,14 @@ export class PartialJsonParser {
    */
   push(delta: string): unknown {
     const scanner = this.scanner;
-    const wasDone = scanner.done;
+    if (scanner.done) {
+      this.text += delta;
+      return NO_VALUE;
+    }
     this.text += delta;
     scanner.feed(delta);
-    if (scanner.start === -1 || wasDone || isBlank(delta)) return NO_VALUE;
-    const end = scanner.done ? scanner.end : this.text.length;
-    const length = end - scanner.start;
+    if (scanner.start === -1) return NO_VALUE;
+    const length = this.text.length - scanner.start;
     if (
       !scanner.done &&
       length > ALWAYS_PARSE_UP_TO &&
@@ -54,22 +58,34 @@ export class PartialJsonParser {
       return NO_VALUE;
     }
     this.parsedLength = length;
-    const region = this.text.slice(scanner.start, end);
-    // partial-json assigns keys with `obj[key] =`, so a `__proto__` key would set a prototype:
-    // such answers get no previews (the final value is parsed safely).
-    if (region.includes('"__proto__"')) return NO_VALUE;
-    try {
-      return parsePartial(region) as unknown;
-    } catch {
-      return NO_VALUE;
+    const completed = scanner.complete(this.text);
+    if (completed === undefined || completed === this.lastCompleted) return NO_VALUE;
+    let value = parsePreview(completed);
+    if (value === NO_VALUE) {
+      // e.g. a string value that ends inside a \u escape: show it without that string.
+      const shorter = scanner.completeWithoutOpenString(this.text);
+      if (shorter === undefined || shorter === this.lastCompleted) return NO_VALUE;
+      value = parsePreview(shorter);
+      if (value !== NO_VALUE) this.lastCompleted = shorter;
+      return value;
     }
+    this.lastCompleted = completed;
+    return value;
   }
 }
 
-function isBlank(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) return false;
+function parsePreview(text: string): unknown {
+  try {
+    // JSON.parse never sets a prototype, but a `__proto__` own key could do harm when a
+    // preview is merged into another object: drop such keys, as the final parse does.
+    return text.includes('"__proto__"')
+      ? (JSON.parse(text, dropProtoKeys) as unknown)
+      : (JSON.parse(text) as unknown);
+  } catch {
+    return NO_VALUE;
   }
-  return true;
+}
+
+function dropProtoKeys(key: string, value: unknown): unknown {
+  return key === '__proto__' ? undefined : value;
 }

@@ -113,15 +113,33 @@ describe('streamEntity', () => {
     expect(values).toEqual([{ title: 'A' }]);
   });
 
-  it('gives no previews for answers with a __proto__ key, and a safe final value', async () => {
+  it('drops __proto__ keys from previews and from the final value', async () => {
     const values = await lastValueFrom(
       from([delta('{"__proto__": {"x": 1}, "title": "A",'), delta(' "steps": []}')]).pipe(
         streamEntity({ type: 'object' }),
         toArray(),
       ),
     );
-    expect(values).toEqual([{ title: 'A', steps: [] }]);
-    expect(Object.getPrototypeOf(values[0])).toBe(Object.prototype);
+    expect(values).toEqual([{ title: 'A' }, { title: 'A', steps: [] }, { title: 'A', steps: [] }]);
+    for (const value of values) {
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+      expect(Object.keys(value as object)).not.toContain('__proto__');
+    }
+  });
+
+  it('leaves out a member whose key, number or literal is still arriving', async () => {
+    const pieces = ['[{"n": 1', '2, "ok": tr', 'ue, "s": "a\\', 'u00e9"', '}, 3', ']'];
+    const values = await lastValueFrom(
+      from(pieces.map(delta)).pipe(streamEntity({ type: 'array' }), toArray()),
+    );
+    expect(values).toEqual([
+      [{}],
+      [{ n: 12 }],
+      [{ n: 12, ok: true, s: 'a' }],
+      [{ n: 12, ok: true, s: 'aé' }],
+      [{ n: 12, ok: true, s: 'aé' }, 3],
+      [{ n: 12, ok: true, s: 'aé' }, 3],
+    ]);
   });
 });
 

@@ -1,0 +1,120 @@
+import { NO_VALUE, PartialJsonParser } from '../../lib/output/partial-json-parser';
+
+// A small deterministic PRNG (mulberry32), so failures reproduce.
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function value(rand: () => number, depth: number): unknown {
+  const pick = Math.floor(rand() * (depth > 3 ? 5 : 7));
+  switch (pick) {
+    case 0:
+      return Math.floor(rand() * 100000) / (rand() < 0.5 ? 1 : 100) - 500;
+    case 1:
+      return [
+        '',
+        'plain',
+        'quote " inside',
+        'back\\slash',
+        'unicode é ✓',
+        'line\nbreak',
+        '{[brackets]}',
+      ][Math.floor(rand() * 7)];
+    case 2:
+      return rand() < 0.5;
+    case 3:
+      return null;
+    case 4:
+      return `s${Math.floor(rand() * 1000)}`;
+    case 5:
+      return Array.from({ length: Math.floor(rand() * 4) }, () => value(rand, depth + 1));
+    default:
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(rand() * 4) }, (_, i) => [
+          `k${i}${rand() < 0.2 ? ' "q"' : ''}`,
+          value(rand, depth + 1),
+        ]),
+      );
+  }
+}
+
+/** Whether `partial` could be what `full` looked like earlier in the stream. */
+function isPrefixOf(partial: unknown, full: unknown): boolean {
+  if (typeof partial === 'string') return typeof full === 'string' && full.startsWith(partial);
+  if (Array.isArray(partial)) {
+    return (
+      Array.isArray(full) &&
+      partial.length <= full.length &&
+      partial.every((item, i) =>
+        i === partial.length - 1
+          ? isPrefixOf(item, full[i])
+          : JSON.stringify(item) === JSON.stringify(full[i]),
+      )
+    );
+  }
+  if (partial !== null && typeof partial === 'object') {
+    if (full === null || typeof full !== 'object' || Array.isArray(full)) return false;
+    return Object.entries(partial).every(
+      ([key, item]) => key in full && isPrefixOf(item, (full as Record<string, unknown>)[key]),
+    );
+  }
+  return partial === full;
+}
+
+describe('PartialJsonParser', () => {
+  it('previews only prefixes of the final value, ending with it, for random JSON split at random points', () => {
+    const rand = random(42);
+    for (let run = 0; run < 300; run++) {
+      const full =
+        rand() < 0.5
+          ? { root: value(rand, 0), list: [value(rand, 1), value(rand, 1)] }
+          : [value(rand, 0)];
+      const text = `Here it is:\n\`\`\`json\n${JSON.stringify(full, null, rand() < 0.5 ? 2 : undefined)}\n\`\`\``;
+      const parser = new PartialJsonParser();
+      let last: unknown = NO_VALUE;
+      for (let i = 0; i < text.length;) {
+        const size = 1 + Math.floor(rand() * 6);
+        const preview = parser.push(text.slice(i, i + size));
+        i += size;
+        if (preview === NO_VALUE) continue;
+        if (!isPrefixOf(preview, full)) {
+          throw new Error(
+            `run ${run}: ${JSON.stringify(preview)} is not a prefix of ${JSON.stringify(full)}`,
+          );
+        }
+        last = preview;
+      }
+      expect(last).toEqual(full);
+      expect(parser.fullText).toBe(text);
+    }
+  });
+
+  it('emits nothing before the JSON starts and nothing after it ends', () => {
+    const parser = new PartialJsonParser();
+    expect(parser.push('Sure, here: ')).toBe(NO_VALUE);
+    expect(parser.push('{"a": 1}')).toEqual({ a: 1 });
+    expect(parser.push(' Anything else? {"b": 2}')).toBe(NO_VALUE);
+  });
+
+  it('does not repeat a preview when a delta changes nothing visible', () => {
+    const parser = new PartialJsonParser();
+    expect(parser.push('{"a": 1, ')).toEqual({ a: 1 });
+    expect(parser.push('"b')).toBe(NO_VALUE);
+    expect(parser.push('": 12')).toBe(NO_VALUE);
+    expect(parser.push('3}')).toEqual({ a: 1, b: 123 });
+  });
+
+  it('starts over after reset', () => {
+    const parser = new PartialJsonParser();
+    parser.push('{"a": "x');
+    parser.reset();
+    expect(parser.fullText).toBe('');
+    expect(parser.push('["y"]')).toEqual(['y']);
+  });
+});
