@@ -40,11 +40,6 @@ export async function close(server: Server): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-/** Reads a fetch response body to the end as text. */
-export async function bodyText(response: Response): Promise<string> {
-  return response.text();
-}
-
 /**
  * Reads SSE events from a response as they arrive; `until` stops reading (and cancels the
  * body, like a client that goes away) once it returns true.
