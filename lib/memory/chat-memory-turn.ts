@@ -1,15 +1,15 @@
 import {
+  catchError,
   concat,
   concatMap,
   config,
   defer,
+  EMPTY,
   finalize,
   from,
   ignoreElements,
   tap,
   throwError,
-  catchError,
-  EMPTY,
   type Observable,
 } from 'rxjs';
 import type { AdvisorChain } from '../advisor/advisor.js';
