@@ -6,7 +6,13 @@ const transform: Config['transform'] = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
 };
 // Sources import siblings with a `.js` suffix (required by the ESM build); map it back.
-const moduleNameMapper = { '^(\\.{1,2}/.*)\\.js$': '$1' };
+// Tests may import the package by its published names, mapped to the sources.
+const moduleNameMapper = {
+  '^(\\.{1,2}/.*)\\.js$': '$1',
+  '^rx-advisors$': '<rootDir>/lib/index.ts',
+  '^rx-advisors/(openai|anthropic)$': '<rootDir>/lib/providers/$1/index.ts',
+  '^rx-advisors/(testing|sse|memory/sqlite)$': '<rootDir>/lib/$1/index.ts',
+};
 
 const config: Config = {
   projects: [
