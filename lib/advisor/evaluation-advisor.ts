@@ -13,7 +13,16 @@ import { Order } from './order.js';
 import { previousAttemptMessages } from './previous-attempt-messages.js';
 import { recursiveAdvisor, type RecursionState, type RecursionStep } from './recursive-advisor.js';
 
-/** What a judge is given. */
+/**
+ * What a judge is given.
+ *
+ * @example
+ * ```ts
+ * import { EvaluationAdvisor, type EvaluationInput } from 'rx-advisors';
+ * const judge = ({ answer }: EvaluationInput) => ({ pass: !answer.includes('TODO'), feedback: 'Finish the answer.' });
+ * new EvaluationAdvisor({ judge });
+ * ```
+ */
 export interface EvaluationInput {
   /** The last user message of the original request. */
   question: string | undefined;
@@ -27,7 +36,15 @@ export interface EvaluationInput {
   attempt: number;
 }
 
-/** A judge's verdict. */
+/**
+ * A judge's verdict.
+ *
+ * @example
+ * ```ts
+ * import type { EvaluationResult } from 'rx-advisors';
+ * const verdict: EvaluationResult = { pass: false, score: 4, feedback: 'Cite a source.' };
+ * ```
+ */
 export interface EvaluationResult {
   /** Whether the answer is good enough. */
   pass: boolean;
@@ -42,6 +59,13 @@ export interface EvaluationResult {
 /**
  * A judge: a function returning a verdict (now, as a Promise or as an Observable, first
  * value), or another `ChatClient`, asked to answer `{ pass, score, feedback }` as JSON.
+ *
+ * @example
+ * ```ts
+ * import { ChatClient, type EvaluationJudge } from 'rx-advisors';
+ * const byLength: EvaluationJudge = ({ answer }) => Promise.resolve({ pass: answer.length < 500 });
+ * const byModel: EvaluationJudge = ChatClient.create(judgeModel);
+ * ```
  */
 export type EvaluationJudge =
   | ((
@@ -49,7 +73,16 @@ export type EvaluationJudge =
     ) => EvaluationResult | PromiseLike<EvaluationResult> | Observable<EvaluationResult>)
   | ChatClient;
 
-/** Options of {@link EvaluationAdvisor}. */
+/**
+ * Options of {@link EvaluationAdvisor}.
+ *
+ * @example
+ * ```ts
+ * import { EvaluationAdvisor, type EvaluationAdvisorOptions } from 'rx-advisors';
+ * const options: EvaluationAdvisorOptions = { judge: () => ({ pass: true }), maxAttempts: 2, onExhausted: 'error' };
+ * new EvaluationAdvisor(options);
+ * ```
+ */
 export interface EvaluationAdvisorOptions {
   /** Decides whether an answer passes. */
   judge: EvaluationJudge;

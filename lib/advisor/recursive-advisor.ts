@@ -25,7 +25,16 @@ import { UsageAccumulator } from '../core/usage-accumulator.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { Advisor, AdvisorChain } from './advisor.js';
 
-/** What {@link RecursiveAdvisorOptions.next} is told about the attempt that just ended. */
+/**
+ * What {@link RecursiveAdvisorOptions.next} is told about the attempt that just ended.
+ *
+ * @example
+ * ```ts
+ * import { recursiveAdvisor, type RecursionState } from 'rx-advisors';
+ * const next = ({ attempt, response, request }: RecursionState) => (response?.text === '' && attempt < 2 ? request : undefined);
+ * recursiveAdvisor({ name: 'non-empty', order: 0, next });
+ * ```
+ */
 export interface RecursionState {
   /** The request this attempt sent down the chain. */
   readonly request: ChatRequest;
@@ -41,7 +50,15 @@ export interface RecursionState {
   readonly addUsage: (usage: Partial<Usage>) => void;
 }
 
-/** Run the chain again: with this request, after `delay` ms (RxJS time), for this `reason`. */
+/**
+ * Run the chain again: with this request, after `delay` ms (RxJS time), for this `reason`.
+ *
+ * @example
+ * ```ts
+ * import type { RecursionStep } from 'rx-advisors';
+ * const step = (request: RecursionStep['request']): RecursionStep => ({ request, reason: 'empty answer', delay: 250 });
+ * ```
+ */
 export interface RecursionStep {
   request: ChatRequest;
   /** Why the previous attempt was rejected; sent in the `retry` chunk. */
@@ -54,10 +71,25 @@ export interface RecursionStep {
  * What `next` decides: a request (or step) to run again, or `undefined`/`null` to stop.
  * Stopping after a completed attempt ends the stream with that answer; stopping after a
  * failed attempt re-throws its error. Throwing (or erroring) fails the stream.
+ *
+ * @example
+ * ```ts
+ * import type { RecursionDecision, RecursionState } from 'rx-advisors';
+ * const next = ({ attempt, request }: RecursionState): RecursionDecision => (attempt < 3 ? request : undefined);
+ * ```
  */
 export type RecursionDecision = ChatRequest | RecursionStep | undefined | null;
 
-/** Options of {@link recursiveAdvisor}. */
+/**
+ * Options of {@link recursiveAdvisor}.
+ *
+ * @example
+ * ```ts
+ * import { recursiveAdvisor, Order, type RecursiveAdvisorOptions } from 'rx-advisors';
+ * const options: RecursiveAdvisorOptions = { name: 'once-more', order: Order.HIGHEST_PRECEDENCE + 100, next: () => undefined };
+ * recursiveAdvisor(options);
+ * ```
+ */
 export interface RecursiveAdvisorOptions {
   /** A unique, readable name; also the `advisor` field of `retry` chunks. */
   name: string;

@@ -10,12 +10,28 @@ import { recursiveAdvisor, type RecursionState, type RecursionStep } from './rec
 /**
  * How long to wait before each retry: exponential (`initialDelay * factor^(n-1)`, capped at
  * `maxDelay`) or a function of the failed attempt (from 1) and its error.
+ *
+ * @example
+ * ```ts
+ * import { RetryAdvisor, type RetryBackoff } from 'rx-advisors';
+ * const linear: RetryBackoff = (attempt) => attempt * 1000;
+ * new RetryAdvisor({ backoff: linear });
+ * ```
  */
 export type RetryBackoff =
   | { initialDelay?: number; factor?: number; maxDelay?: number }
   | ((attempt: number, error: unknown) => number);
 
-/** Options of {@link RetryAdvisor}. */
+/**
+ * Options of {@link RetryAdvisor}.
+ *
+ * @example
+ * ```ts
+ * import { RetryAdvisor, type RetryAdvisorOptions } from 'rx-advisors';
+ * const options: RetryAdvisorOptions = { maxAttempts: 5, backoff: { initialDelay: 250, maxDelay: 4000 } };
+ * new RetryAdvisor(options);
+ * ```
+ */
 export interface RetryAdvisorOptions {
   /** Model calls in all, the first one included; default 3. */
   maxAttempts?: number;

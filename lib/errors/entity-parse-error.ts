@@ -2,7 +2,15 @@ import { hasErrorMarker, RxAdvisorsError } from './rx-advisors-error.js';
 
 const MARKER = Symbol.for('rx-advisors.error.EntityParseError');
 
-/** One reason an answer is not the requested entity. */
+/**
+ * One reason an answer is not the requested entity.
+ *
+ * @example
+ * ```ts
+ * import type { EntityParseIssue } from 'rx-advisors';
+ * const issue: EntityParseIssue = { path: '/name', message: 'must be string' };
+ * ```
+ */
 export interface EntityParseIssue {
   /** A JSON Pointer into the answer; `''` for the answer as a whole. */
   readonly path: string;

@@ -20,7 +20,16 @@ export interface StructuredOutputIssue {
   readonly message: string;
 }
 
-/** The fields of a {@link StructuredOutputError}. */
+/**
+ * The fields of a {@link StructuredOutputError}.
+ *
+ * @example
+ * ```ts
+ * import { StructuredOutputError, type StructuredOutputErrorOptions } from 'rx-advisors';
+ * const options: StructuredOutputErrorOptions = { attempts: 1, errors: [{ attempt: 1, path: '', message: 'not JSON' }], lastText: 'hi' };
+ * new StructuredOutputError(options);
+ * ```
+ */
 export interface StructuredOutputErrorOptions {
   /** How many answers were tried. */
   attempts: number;

@@ -7,7 +7,10 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { ZodLikeSchema } from '../tools/tool-parameters.js';
 import { isZodLikeSchema, type OutputSchema, type ValidationIssue } from './output-schema.js';
 
-/** The outcome of validating a parsed answer. */
+/**
+ * The outcome of validating a parsed answer.
+ * @internal
+ */
 export type SchemaValidation<T> =
   { valid: true; value: T } | { valid: false; issues: ValidationIssue[] };
 

@@ -1,7 +1,16 @@
 import { PartialJsonScanner } from './partial-json-scanner.js';
 import type { ValidationIssue } from './output-schema.js';
 
-/** The outcome of {@link extractJson}. */
+/**
+ * The outcome of {@link extractJson}.
+ *
+ * @example
+ * ```ts
+ * import { extractJson, type ExtractedJson } from 'rx-advisors';
+ * const result: ExtractedJson = extractJson('{"a": 1}');
+ * if (result.ok) console.log(result.value); else console.log(result.issue.message);
+ * ```
+ */
 export type ExtractedJson = { ok: true; value: unknown } | { ok: false; issue: ValidationIssue };
 
 const FENCE = /```[ \t]*(?:json[c5]?|JSON)?[ \t]*\r?\n?([\s\S]*?)```/;

@@ -4,6 +4,12 @@ import type { ZodLikeSchema } from '../tools/tool-parameters.js';
 
 /**
  * A JSON Schema that carries the type it describes, as made by {@link typedJsonSchema}.
+ *
+ * @example
+ * ```ts
+ * import { typedJsonSchema, type TypedJsonSchema } from 'rx-advisors';
+ * const point: TypedJsonSchema<{ x: number }> = typedJsonSchema<{ x: number }>({ type: 'object', properties: { x: { type: 'number' } } });
+ * ```
  */
 export type TypedJsonSchema<T> = JsonSchema & { readonly __type?: T };
 

@@ -1,6 +1,9 @@
 import { PartialJsonScanner } from './partial-json-scanner.js';
 
-/** Returned by {@link PartialJsonParser.push} when there is nothing new to show. */
+/**
+ * Returned by {@link PartialJsonParser.push} when there is nothing new to show.
+ * @internal
+ */
 export const NO_VALUE: unique symbol = Symbol('rx-advisors.no-value');
 
 /** Values up to this size are re-parsed on every delta that changes them. */

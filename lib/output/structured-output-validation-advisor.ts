@@ -23,7 +23,16 @@ import type { OutputSchema } from './output-schema.js';
 import { parseAnswer } from './parse-answer.js';
 import { validationFeedback } from './validation-feedback.js';
 
-/** Options of {@link StructuredOutputValidationAdvisor}. */
+/**
+ * Options of {@link StructuredOutputValidationAdvisor}.
+ *
+ * @example
+ * ```ts
+ * import { StructuredOutputValidationAdvisor, type StructuredOutputValidationAdvisorOptions } from 'rx-advisors';
+ * const options: StructuredOutputValidationAdvisorOptions = { outputSchema: { type: 'object' }, maxAttempts: 2, onExhausted: 'return-last' };
+ * new StructuredOutputValidationAdvisor(options);
+ * ```
+ */
 export interface StructuredOutputValidationAdvisorOptions<T = unknown> {
   /** The schema the answer must match: a JSON Schema (ajv) or a zod v4 schema. */
   outputSchema: OutputSchema<T>;

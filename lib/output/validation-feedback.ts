@@ -1,6 +1,15 @@
 import type { ValidationIssue } from './output-schema.js';
 
-/** Options of {@link validationFeedback}. */
+/**
+ * Options of {@link validationFeedback}.
+ *
+ * @example
+ * ```ts
+ * import { validationFeedback, type ValidationFeedbackOptions } from 'rx-advisors';
+ * const options: ValidationFeedbackOptions = { issues: [{ path: '/age', message: 'must be number' }], maxLength: 500 };
+ * validationFeedback(options);
+ * ```
+ */
 export interface ValidationFeedbackOptions {
   /** The failures to report. */
   issues: readonly ValidationIssue[];
