@@ -8,12 +8,14 @@ import {
 import express from 'express';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import Fastify from 'fastify';
+import OpenAI from 'openai';
 import { from, Observable, Subject } from 'rxjs';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
 import type { ChatModel } from '../../lib/core/chat-model';
 import { ChatClient } from '../../lib/client/chat-client';
 import { InvalidOptionsError } from '../../lib/errors/invalid-options-error';
 import { pipeToNodeResponse } from '../../lib/sse';
+import { OpenAiChatModel } from '../../lib/providers/openai';
 import { MockChatModel } from '../../lib/testing';
 import { tool } from '../../lib/tools/tool-fn';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
@@ -163,6 +165,48 @@ describe('pipeToNodeResponse', () => {
         () => provider.closedRequests === 1,
         'the provider to see its request closed',
       );
+    });
+
+    it('a client that disconnects aborts the OpenAI SDK request of OpenAiChatModel (loopback server)', async () => {
+      let providerRequests = 0;
+      let providerClosed = 0;
+      const provider = createServer((req, res) => {
+        providerRequests++;
+        req.resume();
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const chunk = (content: string): string =>
+          `data: ${JSON.stringify({
+            id: 'chatcmpl-1',
+            object: 'chat.completion.chunk',
+            created: 0,
+            model: 'loopback',
+            choices: [{ index: 0, delta: { content }, finish_reason: null }],
+          })}\n\n`;
+        res.write(chunk('Hello'));
+        const timer = setInterval(() => res.write(chunk(' again')), 20);
+        res.on('close', () => {
+          clearInterval(timer);
+          providerClosed++;
+        });
+      });
+      servers.push(provider);
+      const providerUrl = await listen(provider);
+      const model = new OpenAiChatModel({
+        client: new OpenAI({ apiKey: 'test-key', baseURL: `${providerUrl}/v1`, maxRetries: 0 }),
+        model: 'loopback',
+      });
+      const client = ChatClient.create(model);
+      const url = await serve((_req, res) =>
+        pipeToNodeResponse(client.prompt('hi').stream().chunks(), res),
+      );
+
+      const events = await readEvents(
+        await fetch(url),
+        (seen) => seen.filter((e) => e.event === 'text-delta').length >= 3,
+      );
+      expect(events.filter((e) => e.event === 'text-delta').length).toBeGreaterThanOrEqual(3);
+      await eventually(() => providerClosed === 1, 'the provider to see its request closed');
+      expect(providerRequests).toBe(1);
     });
 
     it('respects backpressure: never writes while the socket needs a drain, and loses nothing', async () => {
