@@ -566,6 +566,43 @@ describe('ToolCallingAdvisor', () => {
       expect(seen).toEqual([undefined, 1, 2]);
     });
 
+    it('lets nextRoundMessages decide what the next round sends', async () => {
+      class LastResultOnly extends ToolCallingAdvisor {
+        protected override nextRoundMessages(
+          _request: ChatRequest,
+          _response: ChatResponse,
+          results: readonly ToolMessage[],
+        ): readonly Message[] {
+          return [{ role: 'user', content: `Tool said: ${results[0]?.content ?? ''}` }];
+        }
+      }
+      const model = MockChatModel.script([ASK_TIME, ANSWER]);
+      await call(client(model, [timeTool()], new LastResultOnly()));
+      expect(model.requests[1].messages).toEqual([
+        { role: 'user', content: 'Tool said: 12:00 in Paris' },
+      ]);
+    });
+
+    it('fails the stream, without a model call, when beforeRound throws', async () => {
+      class Broken extends ToolCallingAdvisor {
+        protected override beforeRound(): ChatRequest {
+          throw new Error('hook broke');
+        }
+      }
+      const model = MockChatModel.script([ANSWER]);
+      await expect(call(client(model, [timeTool()], new Broken()))).rejects.toThrow('hook broke');
+      expect(model.calls).toBe(0);
+    });
+
+    it('is recognised by isInstance, subclasses and other package copies included', () => {
+      class Sub extends ToolCallingAdvisor {}
+      const foreign = { [Symbol.for('rx-advisors.advisor.ToolCallingAdvisor')]: true };
+      expect(ToolCallingAdvisor.isInstance(new Sub())).toBe(true);
+      expect(ToolCallingAdvisor.isInstance(foreign)).toBe(true);
+      expect(ToolCallingAdvisor.isInstance({ name: 'ToolCallingAdvisor' })).toBe(false);
+      expect(new ToolCallingAdvisor().order).toBe(Order.TOOL_CALLING);
+    });
+
     it('uses toolErrorContent for what the model sees of a failure', async () => {
       class Terse extends ToolCallingAdvisor {
         protected override toolErrorContent() {

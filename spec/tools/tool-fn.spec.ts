@@ -39,6 +39,30 @@ describe('tool()', () => {
     expect(t.execute(t.parseArguments('{"city":"Paris","days":2}'), context())).toBe('Paris:2');
   });
 
+  it('rejects wrong uses of the inferred argument types at compile time', () => {
+    const t = tool({
+      name: 'getTime',
+      description: 'Time',
+      parameters: citySchema,
+      execute: ({ city }) => {
+        // @ts-expect-error city is a string, not a number
+        const n: number = city;
+        return n;
+      },
+    });
+    const z1 = tool({
+      name: 'weather',
+      description: 'Weather',
+      parameters: z.object({ days: z.number() }),
+      execute: ({ days }) => {
+        // @ts-expect-error days is a number, not a string
+        const text: string = days;
+        return text;
+      },
+    });
+    expect([t.name, z1.name]).toEqual(['getTime', 'weather']);
+  });
+
   it('types execute arguments from an explicit type argument (ajv JSONSchemaType)', () => {
     const t = tool<{ city: string }>({
       name: 'getTime',
