@@ -1,44 +1,56 @@
-// Profiles one rx-advisors workload: `node --cpu-prof --cpu-prof-dir=bench/profiles --import tsx bench/profile.ts w1 [advisors]`.
+// Profiles one rx-advisors workload:
+//   node --cpu-prof --cpu-prof-dir=bench/profiles --import tsx bench/profile.ts w1 [advisors]
+// Prints the median CPU cost of the second half of the runs (the first half warms up).
 import { rxAdvisorsAdapter } from './adapters/rx-advisors.js';
+import { w5Adapter } from './adapters/w5-full-chain.js';
 import { jsonFixture, textFixture } from './harness/fixtures.js';
+import { cpuNow } from './harness/measure.js';
+import { quantile } from './harness/stats.js';
 
 async function main(): Promise<void> {
   const [workload = 'w1', arg = '5'] = process.argv.slice(2);
-  const repeat = Number(process.env['REPEAT'] ?? 20);
-  const started = performance.now();
-  if (workload === 'w1') {
-    const fixture = textFixture(100_000);
-    for (let i = 0; i < repeat; i++) {
-      const text = await rxAdvisorsAdapter.stream(fixture, Number(arg));
-      if (text !== fixture.text) throw new Error('W1 text mismatch');
-    }
-    report(started, repeat * 100_000, 'ns/chunk', 1e6);
-  } else if (workload === 'w2') {
-    const fixture = textFixture(20);
-    for (let i = 0; i < repeat * 10; i++) {
-      const text = await rxAdvisorsAdapter.toolLoop(100, fixture);
-      if (text !== fixture.text) throw new Error('W2 text mismatch');
-    }
-    report(started, repeat * 10 * 100, 'us/round', 1e3);
-  } else if (workload === 'w4') {
-    const fixture = textFixture(10);
-    for (let i = 0; i < repeat * 1000; i++) await rxAdvisorsAdapter.firstChunk(fixture);
-    report(started, repeat * 1000, 'us/call', 1e3);
-  } else if (workload === 'w5') {
-    const { w5Adapter } = await import('./adapters/w5-full-chain.js');
-    const fixture = jsonFixture(10_000);
-    for (let i = 0; i < repeat; i++) {
-      const text = await w5Adapter.stream(fixture);
-      if (text !== fixture.text) throw new Error('W5 text mismatch');
-    }
-    report(started, repeat * 10_000, 'ns/chunk', 1e6);
-  } else {
-    throw new Error(`unknown workload ${workload}`);
+  const repeat = Number(process.env['REPEAT'] ?? 40);
+  const runs: Record<string, [() => Promise<unknown>, number, string]> = {
+    w1: [stream(textFixture(100_000), Number(arg)), 100_000, 'ns/chunk'],
+    w2: [loop(Number(arg === '5' ? 100 : arg)), Number(arg === '5' ? 100 : arg), 'ns/round'],
+    w4: [first(), 1, 'ns/call'],
+    w5: [full(jsonFixture(10_000)), 10_000, 'ns/chunk'],
+    w5r: [fullLoop(20), 20, 'ns/round'],
+  };
+  const entry = runs[workload];
+  if (entry === undefined) throw new Error(`unknown workload ${workload}`);
+  const [run, units, unit] = entry;
+  const times: number[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const start = cpuNow();
+    await run();
+    times.push(((cpuNow() - start) * 1e6) / units);
   }
+  console.log(
+    `${quantile(times.slice(repeat >> 1), 0.5).toFixed(0)} ${unit} (CPU, median of the last ${repeat - (repeat >> 1)} runs)`,
+  );
 }
 
-function report(started: number, units: number, unit: string, scale: number): void {
-  console.log(`${(((performance.now() - started) * scale) / units).toFixed(1)} ${unit}`);
+function stream(fixture: ReturnType<typeof textFixture>, advisors: number) {
+  return async () => check(await rxAdvisorsAdapter.stream(fixture, advisors), fixture.text);
+}
+function loop(rounds: number) {
+  const fixture = textFixture(20);
+  return async () => check(await rxAdvisorsAdapter.toolLoop(rounds, fixture), fixture.text);
+}
+function first() {
+  const fixture = textFixture(10);
+  return () => rxAdvisorsAdapter.firstChunk(fixture);
+}
+function full(fixture: ReturnType<typeof jsonFixture>) {
+  return async () => check(await w5Adapter.stream(fixture), fixture.text);
+}
+function fullLoop(rounds: number) {
+  const fixture = jsonFixture(20);
+  return async () => check(await w5Adapter.toolLoop(rounds, fixture), fixture.text);
+}
+function check(actual: string, expected: string): void {
+  if (actual !== expected) throw new Error('text mismatch');
 }
 
 main().catch((error: unknown) => {

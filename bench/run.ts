@@ -8,7 +8,7 @@ import { floorAsyncGenAdapter } from './adapters/floor-asyncgen.js';
 import { floorRxjsAdapter } from './adapters/floor-rxjs.js';
 import { langchainAdapter } from './adapters/langchain.js';
 import { rxAdvisorsAdapter } from './adapters/rx-advisors.js';
-import { hasGc } from './harness/measure.js';
+import { cpuClock, hasGc } from './harness/measure.js';
 import { markdownTable, Report } from './harness/report.js';
 import type { BenchAdapter } from './harness/types.js';
 import { fullConfig, quickConfig } from './workloads/config.js';
@@ -50,7 +50,9 @@ async function main(): Promise<void> {
   console.log(
     `## rx-advisors benchmarks\n\n${machine()}  \n${versions()}  \nRun time: ${seconds} s${quick ? ' (--quick: sizes reduced, numbers not meaningful)' : ''}\n`,
   );
-  console.log('Cells: median [p25–p75]. Lower is better everywhere.\n');
+  console.log(
+    `Cells: median [p25–p75]; lower is better. W1, W2, W5 timed by ${cpuClock}; W4 by the wall clock (performance.now) per call; W3 by heapUsed/RSS after a forced GC.\n`,
+  );
   console.log(markdownTable(report.results));
   if (report.notes.length > 0)
     console.log(`\n${report.notes.map((note) => `- ${note}`).join('\n')}`);

@@ -66,7 +66,7 @@ export const rxAdvisorsAdapter: BenchAdapter = {
       script: (call) => (call <= rounds ? toolRoundChunks(call) : final),
     });
     const client = ChatClient.builder(model)
-      .defaultAdvisors(new ToolCallingAdvisor())
+      .defaultAdvisors(new ToolCallingAdvisor({ maxRounds: rounds + 1 }))
       .defaultTools(noopTool)
       .build();
     return collectText(client.prompt('Hi').stream().content());

@@ -33,12 +33,12 @@ const ANSWER_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-function fullChainClient(model: BenchChatModel): ChatClient {
+function fullChainClient(model: BenchChatModel, maxRounds = 20): ChatClient {
   return ChatClient.builder(model)
     .defaultAdvisors(
       new MessageChatMemoryAdvisor({ chatMemory: new MessageWindowChatMemory() }),
       new StructuredOutputValidationAdvisor({ outputSchema: ANSWER_SCHEMA }),
-      new ToolCallingAdvisor(),
+      new ToolCallingAdvisor({ maxRounds }),
       new LoggerAdvisor({ logger: { info: () => undefined } }),
     )
     .defaultTools(noopTool)
@@ -71,6 +71,7 @@ export const w5Adapter: W5Adapter = {
     // The model is per call: its call counter scripts the rounds.
     const client = fullChainClient(
       new BenchChatModel({ script: (call) => (call <= rounds ? toolRoundChunks(call) : final) }),
+      rounds + 1,
     );
     return collectText(
       client.prompt('Hi').advisorParams({ conversationId: 'bench' }).stream().content(),

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { BenchAdapter } from './types.js';
 
 const gc: (() => void) | undefined = (globalThis as { gc?: () => void }).gc;
@@ -49,6 +50,57 @@ export async function interleave(
   return samples;
 }
 
+/** The shortest CPU time a timed sample may last: the thread clock ticks every few ms. */
+const MIN_SAMPLE_MS = 60;
+
+/**
+ * Times `run` for every adapter, interleaved like {@link interleave}. The warm-up runs
+ * also calibrate a batch size per adapter, so that each sample lasts at least ~60 ms of
+ * CPU time (the main-thread clock advances in scheduler ticks); a sample is then one
+ * batch, and its value `elapsed × scale / batch`.
+ * @param adapters The adapters.
+ * @param plan Warm-up runs (at least 1) and samples, per adapter.
+ * @param run One run (it checks its text itself).
+ * @param scale Turns ms of one run into the metric (e.g. `1e6 / n` for ns per chunk).
+ * @returns The samples of each adapter.
+ */
+export async function interleaveTimed(
+  adapters: readonly BenchAdapter[],
+  plan: (adapter: BenchAdapter) => SamplePlan,
+  run: (adapter: BenchAdapter) => Promise<void>,
+  scale: number,
+): Promise<Map<BenchAdapter, number[]>> {
+  const warmupCost = new Map<BenchAdapter, number[]>(adapters.map((a) => [a, []]));
+  const batch = new Map<BenchAdapter, number>();
+  const withWarmup = (adapter: BenchAdapter): SamplePlan => {
+    const { warmup, samples } = plan(adapter);
+    return { warmup: Math.max(1, warmup), samples };
+  };
+  return interleave(adapters, withWarmup, async (adapter) => {
+    const size = batch.get(adapter);
+    if (size === undefined) {
+      // Warm-up: one run, timed by the precise process clock to size the batches.
+      const start = processCpuNow();
+      await run(adapter);
+      const costs = warmupCost.get(adapter)!;
+      costs.push(processCpuNow() - start);
+      if (costs.length === withWarmup(adapter).warmup) {
+        const typical = [...costs].sort((a, b) => a - b)[costs.length >> 1];
+        batch.set(adapter, Math.min(1000, Math.max(1, Math.ceil(MIN_SAMPLE_MS / typical))));
+      }
+      return Number.NaN;
+    }
+    const start = cpuNow();
+    for (let i = 0; i < size; i++) await run(adapter);
+    return ((cpuNow() - start) * scale) / size;
+  });
+}
+
+function processCpuNow(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 /**
  * Throws unless an adapter produced the expected text: a broken adapter fails loudly.
  * @param adapter Who produced it.
@@ -68,4 +120,35 @@ export function checkText(
         `${JSON.stringify(actual.slice(0, 40))}, expected ${expected.length} chars)`,
     );
   }
+}
+
+const SCHEDSTAT = `/proc/${process.pid}/task/${process.pid}/schedstat`;
+const hasSchedstat = ((): boolean => {
+  try {
+    readFileSync(SCHEDSTAT, 'utf8');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Which clock {@link cpuNow} reads, for the report. */
+export const cpuClock = hasSchedstat
+  ? 'main-thread CPU time (Linux schedstat; samples batched to at least 60 ms)'
+  : 'process CPU time (process.cpuUsage)';
+
+/**
+ * CPU time in ms: the main thread's own (Linux `schedstat`), else the process's. Timed
+ * workloads use it rather than the wall clock: the bench machine is shared (other jobs
+ * take the cores), and the main thread's CPU time is what a run costs whatever runs
+ * beside it, without the background compiler and GC threads still busy with the
+ * previous adapter's work.
+ */
+export function cpuNow(): number {
+  if (hasSchedstat) {
+    const text = readFileSync(SCHEDSTAT, 'utf8');
+    return Number(text.slice(0, text.indexOf(' '))) / 1e6;
+  }
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }

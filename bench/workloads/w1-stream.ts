@@ -1,5 +1,5 @@
 import { textFixture } from '../harness/fixtures.js';
-import { checkText, interleave, type SamplePlan } from '../harness/measure.js';
+import { checkText, interleaveTimed, type SamplePlan } from '../harness/measure.js';
 import type { Report } from '../harness/report.js';
 import type { BenchAdapter } from '../harness/types.js';
 import type { BenchConfig } from './config.js';
@@ -18,13 +18,15 @@ export async function runW1(
     for (const advisors of [0, 5]) {
       const plan = (adapter: BenchAdapter): SamplePlan =>
         isPeer(adapter) ? config.w1PeerPlan(n) : config.w1Plan(n);
-      const samples = await interleave(adapters, plan, async (adapter) => {
-        const start = performance.now();
-        const text = await adapter.stream(fixture, advisors);
-        const elapsed = performance.now() - start;
-        checkText(adapter, `W1 n=${n} advisors=${advisors}`, text, fixture.text);
-        return (elapsed * 1e6) / n;
-      });
+      const samples = await interleaveTimed(
+        adapters,
+        plan,
+        async (adapter) => {
+          const text = await adapter.stream(fixture, advisors);
+          checkText(adapter, `W1 n=${n} advisors=${advisors}`, text, fixture.text);
+        },
+        1e6 / n,
+      );
       report.add('W1', { n, advisors }, 'ns-per-chunk', samples);
     }
   }

@@ -1,5 +1,5 @@
 import { textFixture } from '../harness/fixtures.js';
-import { checkText, interleave } from '../harness/measure.js';
+import { checkText, interleaveTimed } from '../harness/measure.js';
 import { NotMeasurableError } from '../harness/not-measurable-error.js';
 import type { Report } from '../harness/report.js';
 import type { BenchAdapter } from '../harness/types.js';
@@ -18,16 +18,14 @@ export async function runW2(
   const fixture = textFixture(20);
   const usable = await measurable(adapters, fixture, report);
   for (const rounds of config.w2Rounds) {
-    const samples = await interleave(
+    const samples = await interleaveTimed(
       usable,
       (adapter) => (isPeer(adapter) ? config.w2PeerPlan : config.w2Plan),
       async (adapter) => {
-        const start = performance.now();
         const text = await adapter.toolLoop(rounds, fixture);
-        const elapsed = performance.now() - start;
         checkText(adapter, `W2 rounds=${rounds}`, text, fixture.text);
-        return (elapsed * 1e3) / rounds;
       },
+      1e3 / rounds,
     );
     report.add('W2', { rounds }, 'us-per-round', samples);
   }

@@ -1,6 +1,6 @@
 import { w5Adapter, W5_ADVISORS, w5Floors, type W5Adapter } from '../adapters/w5-full-chain.js';
 import { jsonFixture } from '../harness/fixtures.js';
-import { checkText, interleave } from '../harness/measure.js';
+import { checkText, interleaveTimed } from '../harness/measure.js';
 import type { Report } from '../harness/report.js';
 import type { BenchAdapter } from '../harness/types.js';
 import type { BenchConfig } from './config.js';
@@ -16,29 +16,23 @@ export async function runW5(config: BenchConfig, report: Report): Promise<void> 
   const byKey = (adapter: BenchAdapter): W5Adapter => adapter as unknown as W5Adapter;
   const { n, rounds } = config.w5;
   const big = jsonFixture(n);
-  const perChunk = await interleave(
+  const perChunk = await interleaveTimed(
     keys,
     () => config.w5Plan,
     async (adapter) => {
-      const start = performance.now();
-      const text = await byKey(adapter).stream(big);
-      const elapsed = performance.now() - start;
-      checkText(adapter, 'W5 stream', text, big.text);
-      return (elapsed * 1e6) / n;
+      checkText(adapter, 'W5 stream', await byKey(adapter).stream(big), big.text);
     },
+    1e6 / n,
   );
   report.add('W5', { n, advisors: W5_ADVISORS }, 'ns-per-chunk', perChunk);
   const small = jsonFixture(20);
-  const perRound = await interleave(
+  const perRound = await interleaveTimed(
     keys,
     () => config.w5Plan,
     async (adapter) => {
-      const start = performance.now();
-      const text = await byKey(adapter).toolLoop(rounds, small);
-      const elapsed = performance.now() - start;
-      checkText(adapter, 'W5 rounds', text, small.text);
-      return (elapsed * 1e3) / rounds;
+      checkText(adapter, 'W5 rounds', await byKey(adapter).toolLoop(rounds, small), small.text);
     },
+    1e3 / rounds,
   );
   report.add('W5', { rounds, advisors: W5_ADVISORS }, 'us-per-round', perRound);
   for (const adapter of adapters) report.note(`W5 ${adapter.framework}: ${adapter.label}`);
