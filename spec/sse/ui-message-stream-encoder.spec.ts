@@ -260,6 +260,33 @@ describe("the 'ai-sdk-ui' protocol", () => {
     expect(model.calls).toBe(2);
   });
 
+  it('a tool result whose call was never sent still reaches the reader as a tool part', async () => {
+    const chunks: ChatChunk[] = [
+      { type: 'tool-result', id: 'c9', name: 'getTime', content: 'noon' },
+      { type: 'tool-result', id: 'c8', name: 'getTime', content: 'no such city', isError: true },
+      { type: 'finish', reason: 'return-direct' },
+    ];
+    server = uiServer(() => from(chunks));
+    const { chunks: ui, message, errors } = await chat(await listen(server));
+    expect(errors).toEqual([]);
+    expect(ui.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
+    expect(message.parts).toEqual([
+      { type: 'step-start' },
+      expect.objectContaining({
+        type: 'tool-getTime',
+        toolCallId: 'c9',
+        state: 'output-available',
+        output: 'noon',
+      }),
+      expect.objectContaining({
+        type: 'tool-getTime',
+        toolCallId: 'c8',
+        state: 'output-error',
+        errorText: 'no such city',
+      }),
+    ]);
+  });
+
   it('an error becomes an error part with a safe message, then [DONE]', async () => {
     const source$ = concat(
       of<ChatChunk[]>({ type: 'text-delta', text: 'Hal' }),
