@@ -13,6 +13,9 @@ import {
   syntheticAnthropicThinkingAndTool,
 } from '../support/synthetic-streams.js';
 
+// Real HTTP on a busy machine: allow more than jest's default 5 s per test.
+jest.setTimeout(20_000);
+
 const request = ChatRequest.create({ messages: [{ role: 'user', content: 'Hi' }] });
 
 describe('AnthropicChatModel (synthetic streams through the real @anthropic-ai/sdk)', () => {

@@ -13,6 +13,9 @@ import {
   syntheticChatText,
 } from '../support/synthetic-streams.js';
 
+// Real HTTP on a busy machine: allow more than jest's default 5 s per test.
+jest.setTimeout(20_000);
+
 /** A tool that records what it was called with. */
 function recordingGetTime(calls: string[]) {
   return tool({

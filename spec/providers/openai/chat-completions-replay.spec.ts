@@ -11,6 +11,9 @@ import { collect, openAiClient } from '../support/clients.js';
 import { FIXTURES_DIR, sseBody } from '../support/fixtures.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 
+// Real HTTP on a busy machine: allow more than jest's default 5 s per test.
+jest.setTimeout(20_000);
+
 interface Expected {
   text: string;
   reasoning?: string;

@@ -17,6 +17,9 @@ import {
   syntheticResponsesIncomplete,
 } from '../support/synthetic-streams.js';
 
+// Real HTTP on a busy machine: allow more than jest's default 5 s per test.
+jest.setTimeout(20_000);
+
 const request = ChatRequest.create({ messages: [{ role: 'user', content: 'Hi' }] });
 /** Multi-byte characters on purpose: a split inside one must not corrupt the arguments. */
 const ARGS = '{"city":"Zürich","note":"😀 ok","n":[1,2]}';
@@ -74,7 +77,7 @@ describe('OpenAiChatModel (synthetic streams through the real openai SDK)', () =
         n: [1, 2],
       });
       expect(response.finishReason).toBe('tool-calls');
-    });
+    }, 30_000);
 
     it('keeps parallel tool calls apart by index and emits each once complete', async () => {
       server.enqueue({ kind: 'sse', body: syntheticChatParallelToolCalls() });

@@ -12,6 +12,9 @@ import { collect, failure, openAiClient } from '../support/clients.js';
 import { FIXTURES_DIR, responsesRounds } from '../support/fixtures.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 
+// Real HTTP on a busy machine: allow more than jest's default 5 s per test.
+jest.setTimeout(20_000);
+
 interface ExpectedRound {
   text: string;
   reasoning?: string;

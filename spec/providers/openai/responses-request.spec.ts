@@ -6,6 +6,9 @@ import { getTime, secondRoundRequest } from '../support/conversation.js';
 import { responsesRounds } from '../support/fixtures.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 
+// Real HTTP on a busy machine: allow more than jest's default 5 s per test.
+jest.setTimeout(20_000);
+
 describe('OpenAiChatModel (responses): the JSON the openai SDK sends', () => {
   let server: ReplayServer;
   beforeAll(async () => {

@@ -143,7 +143,8 @@ function writePaced(res: ServerResponse, parts: Buffer[], index: number): void {
     res.end();
     return;
   }
-  res.write(parts[index], () => setImmediate(() => writePaced(res, parts, index + 1)));
+  res.write(parts[index]);
+  setImmediate(() => writePaced(res, parts, index + 1));
 }
 
 function pieces(bytes: Buffer, reply: { chunkBytes?: number; splitAt?: number }): Buffer[] {
