@@ -1,4 +1,4 @@
-import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import { firstValueFrom, lastValueFrom, toArray, type Observable } from 'rxjs';
 import { z } from 'zod';
 import {
   ChatClient,
@@ -227,6 +227,37 @@ describe('StructuredOutputValidationAdvisor', () => {
     expect(name).toBe('Ada');
     expect(textOf(model.requests[1].messages[3])).toMatch(/- \/age: .*>=0/);
     expect(textOf(model.requests[0].messages[0])).toContain('"minimum": 0');
+  });
+
+  it('types entity() from an as-const JSON Schema, typedJsonSchema and an explicit type argument', async () => {
+    interface Person {
+      name: string;
+      age: number;
+      address?: { city: string };
+      tags?: string[];
+    }
+    const model = MockChatModel.script([{ text: '{"name":"Ada","age":36}' }], {
+      onExhausted: 'repeat-last',
+    });
+    const client = ChatClient.create(model);
+    // Each assignment fails to compile (npm run lint) if the inferred type is wrong or unknown.
+    const fromConst: Observable<Person> = client.prompt('p').call().entity(person);
+    const fromTyped: Observable<Person> = client
+      .prompt('p')
+      .call()
+      .entity(typedJsonSchema<Person>({ type: 'object' }));
+    const explicit: Observable<Person> = client
+      .prompt('p')
+      .call()
+      .entity<Person>({ type: 'object' });
+    const partials: Observable<{ name?: string }> = client.prompt('p').stream().entity(person);
+    const value = await firstValueFrom(fromConst);
+    // @ts-expect-error name is a string, not a number
+    const wrong: number = value.name;
+    expect(wrong).toBe('Ada');
+    await expect(firstValueFrom(fromTyped)).resolves.toEqual({ name: 'Ada', age: 36 });
+    await expect(firstValueFrom(explicit)).resolves.toEqual({ name: 'Ada', age: 36 });
+    await expect(lastValueFrom(partials)).resolves.toEqual({ name: 'Ada', age: 36 });
   });
 
   it('validates draft-07 JSON Schemas', async () => {
