@@ -232,6 +232,25 @@ describe('OpenAiChatModel (synthetic streams through the real openai SDK)', () =
     });
   });
 
+  it('aborts the request when unsubscribed before the response has started', async () => {
+    server.enqueue({ kind: 'stall' });
+    const received = server.nextRequest();
+    const closed = server.nextClientClose();
+    const seen: ChatChunk[] = [];
+    const errors: unknown[] = [];
+    const subscription = chatModel()
+      .stream(request)
+      .subscribe({
+        next: (chunk) => seen.push(chunk),
+        error: (error: unknown) => errors.push(error),
+      });
+    await received;
+    subscription.unsubscribe();
+    await expect(closed).resolves.toBeUndefined();
+    expect(seen).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   describe('compatible servers', () => {
     it('reports unknown usage as undefined and a missing finish reason as other', async () => {
       server.enqueue({ kind: 'sse', body: syntheticChatBareCompatible() });

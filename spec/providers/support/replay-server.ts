@@ -37,7 +37,9 @@ export type Reply =
       /** Keep the connection open after writing the body (for unsubscribe tests). */
       hold?: boolean;
     }
-  | { kind: 'json'; status: number; json: unknown; headers?: Record<string, string> };
+  | { kind: 'json'; status: number; json: unknown; headers?: Record<string, string> }
+  /** Never answer (not even headers) until the client gives up. */
+  | { kind: 'stall' };
 
 /** A loopback HTTP server that answers each request with the next queued reply. */
 export interface ReplayServer {
@@ -47,8 +49,10 @@ export interface ReplayServer {
   readonly requests: RecordedRequest[];
   /** Queues replies, answered in order. */
   enqueue(...replies: Reply[]): void;
-  /** Resolves when the client side closes a held (not yet ended) response. */
+  /** Resolves when the client side closes a held or stalled (not yet ended) response. */
   nextClientClose(): Promise<void>;
+  /** Resolves when the next request has been received (its body read). */
+  nextRequest(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,6 +65,7 @@ export async function startReplayServer(): Promise<ReplayServer> {
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const closeWaiters: (() => void)[] = [];
+  const requestWaiters: (() => void)[] = [];
 
   const onClientClose = (): void => {
     const waiter = closeWaiters.shift();
@@ -78,6 +83,7 @@ export async function startReplayServer(): Promise<ReplayServer> {
         headers: req.headers,
         body: text === '' ? undefined : JSON.parse(text),
       });
+      requestWaiters.shift()?.();
       const reply = queue.shift();
       if (reply === undefined) {
         res.writeHead(500, { 'content-type': 'application/json' });
@@ -99,6 +105,7 @@ export async function startReplayServer(): Promise<ReplayServer> {
     requests,
     enqueue: (...replies) => queue.push(...replies),
     nextClientClose: () => new Promise<void>((resolve) => closeWaiters.push(resolve)),
+    nextRequest: () => new Promise<void>((resolve) => requestWaiters.push(resolve)),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -108,6 +115,10 @@ export async function startReplayServer(): Promise<ReplayServer> {
 }
 
 function answer(reply: Reply, res: ServerResponse, onClientClose: () => void): void {
+  if (reply.kind === 'stall') {
+    res.on('close', onClientClose);
+    return;
+  }
   if (reply.kind === 'json') {
     res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
     res.end(JSON.stringify(reply.json));
