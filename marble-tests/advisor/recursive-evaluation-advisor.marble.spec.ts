@@ -42,7 +42,7 @@ describe('EvaluationAdvisor (marble)', () => {
       const judge2 = cold('--(y|)', verdicts);
       const judges = [judge1, judge2];
       const model = MockChatModel.fromStreams([attempt1, attempt2]);
-      const advisor = new EvaluationAdvisor({ judge: ({ attempt }) => judges[attempt - 1]! });
+      const advisor = new EvaluationAdvisor({ judge: ({ attempt }) => judges[attempt - 1] });
       const chunks$ = ChatClient.builder(model)
         .defaultAdvisors(advisor)
         .build()
