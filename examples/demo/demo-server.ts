@@ -79,6 +79,11 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
 
   mkdirSync(dataDir, { recursive: true });
   const database = new Database(join(dataDir, 'demo-chat-memory.sqlite'));
+  // better-sqlite3 runs on the event loop: with the default synchronous=FULL every saved turn
+  // waits for an fsync (7 ms here), and every stream of the server stalls meanwhile. In WAL
+  // mode NORMAL is safe against corruption; an OS crash may lose the last turns.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
   const chatMemory = new MessageWindowChatMemory({
     maxMessages: 40,
     repository: new SqliteChatMemoryRepository({ database }),

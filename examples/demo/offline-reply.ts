@@ -55,14 +55,18 @@ export function offlineReply(request: ChatRequest): OfflineReply {
   };
 }
 
+const CITY_PATTERNS = Object.keys(CITY_TIME_ZONES).map((city) => ({
+  city,
+  pattern: new RegExp(`\\b${city}\\b`),
+}));
+
 function citiesIn(text: string): string[] {
   const lower = text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '') // "São Paulo" finds "sao paulo"
     .toLowerCase();
   // Known cities in the order the user wrote them.
-  const known = Object.keys(CITY_TIME_ZONES)
-    .map((city) => ({ city, at: lower.search(new RegExp(`\\b${city}\\b`)) }))
+  const known = CITY_PATTERNS.map(({ city, pattern }) => ({ city, at: lower.search(pattern) }))
     .filter(({ at }) => at >= 0)
     .sort((a, b) => a.at - b.at)
     .map(({ city }) => titleCase(city));
