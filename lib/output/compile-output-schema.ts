@@ -155,17 +155,18 @@ type ZodSafeParseResult =
     };
 
 interface ZodJsonSchemaSource {
-  toJSONSchema?: () => unknown;
-  '~standard'?: { jsonSchema?: { output?: (options: { target: string }) => unknown } };
+  toJSONSchema?: (params: { io: 'input' }) => unknown;
+  '~standard'?: { jsonSchema?: { input?: (options: { target: string }) => unknown } };
 }
 
 function zodToJsonSchema(schema: ZodLikeSchema, option: string): JsonSchema {
-  // zod's own converter: the schema method (zod classic) or Standard JSON Schema (zod mini).
+  // zod's own converter: the schema method (zod classic) or Standard JSON Schema, when present.
   const source = schema as unknown as ZodJsonSchemaSource;
   let converted: unknown;
   try {
-    if (typeof source.toJSONSchema === 'function') converted = source.toJSONSchema();
-    else converted = source['~standard']?.jsonSchema?.output?.({ target: 'draft-2020-12' });
+    // `io: 'input'`: what the model must write, before zod's transforms and defaults apply.
+    if (typeof source.toJSONSchema === 'function') converted = source.toJSONSchema({ io: 'input' });
+    else converted = source['~standard']?.jsonSchema?.input?.({ target: 'draft-2020-12' });
   } catch (error) {
     throw new InvalidOptionsError({
       option,
@@ -177,7 +178,8 @@ function zodToJsonSchema(schema: ZodLikeSchema, option: string): JsonSchema {
     throw new InvalidOptionsError({
       option,
       value: schema,
-      expected: 'a zod v4 schema (zod 4.1 or later, which converts itself to JSON Schema)',
+      expected:
+        'a zod v4 classic schema (zod 4.2 or later), which converts itself to JSON Schema; zod/mini schemas cannot',
     });
   }
   return converted as JsonSchema;
