@@ -101,13 +101,21 @@ export class ChatCompletionsTranslator implements StreamTranslator<ChatCompletio
       // Some compatible servers send no id; the tool result still needs one to answer.
       const id = fragment.id || `call_${index}`;
       this.calls[index] = { id, name: name ?? '', arguments: args };
-      sink.next({ type: 'tool-call-delta', index, id, name: name ?? '', argumentsDelta: args });
+      sink.next(
+        name
+          ? { type: 'tool-call-delta', index, id, name, argumentsDelta: args }
+          : { type: 'tool-call-delta', index, id, argumentsDelta: args },
+      );
       return;
     }
-    if (call.name === '' && name) call.name = name;
-    if (args === '') return;
     call.arguments += args;
-    sink.next({ type: 'tool-call-delta', index, argumentsDelta: args });
+    if (call.name === '' && name) {
+      // The name came late (rare): the fragment that brings it carries it.
+      call.name = name;
+      sink.next({ type: 'tool-call-delta', index, name, argumentsDelta: args });
+    } else if (args !== '') {
+      sink.next({ type: 'tool-call-delta', index, argumentsDelta: args });
+    }
   }
 
   private emitToolCalls(sink: ChunkSink): void {

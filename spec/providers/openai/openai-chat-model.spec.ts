@@ -6,8 +6,10 @@ import { InvalidOptionsError } from '../../../lib/errors/invalid-options-error.j
 import { ProviderError } from '../../../lib/errors/provider-error.js';
 import { OpenAiChatModel } from '../../../lib/providers/openai/index.js';
 import { collect, failure, OPENAI_TEST_KEY, openAiClient } from '../support/clients.js';
+import { framesFromLines } from '../support/fixtures.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import {
+  chatChunk,
   syntheticChatBareCompatible,
   syntheticChatErrorMidStream,
   syntheticChatParallelToolCalls,
@@ -91,6 +93,22 @@ describe('OpenAiChatModel (synthetic streams through the real openai SDK)', () =
         { id: 'call_tokyo', name: 'getTime', arguments: '{"city":"Tokyo"}' },
       ]);
       expect(response.usage).toEqual({ inputTokens: 50, outputTokens: 30, totalTokens: 80 });
+    });
+    it('passes on a tool name that arrives after the first fragment', async () => {
+      server.enqueue({
+        kind: 'sse',
+        body: framesFromLines('openai-chat', [
+          chatChunk({ tool_calls: [{ index: 0, id: 'call_late', function: { arguments: '' } }] }),
+          chatChunk({ tool_calls: [{ index: 0, function: { name: 'lookup', arguments: '{}' } }] }),
+          chatChunk({}, 'tool_calls'),
+        ]),
+      });
+      const chunks = await collect(chatModel().stream(request));
+      expect(chunks.filter((chunk) => chunk.type.startsWith('tool-call'))).toEqual([
+        { type: 'tool-call-delta', index: 0, id: 'call_late', argumentsDelta: '' },
+        { type: 'tool-call-delta', index: 0, name: 'lookup', argumentsDelta: '{}' },
+        { type: 'tool-call', id: 'call_late', name: 'lookup', arguments: '{}' },
+      ]);
     });
   });
 
