@@ -5,6 +5,7 @@ import {
   Order,
   ProviderError,
   RetryAdvisor,
+  tool,
 } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
 
@@ -128,6 +129,38 @@ describe('RetryAdvisor', () => {
     await expect(
       lastValueFrom(clientFor(again, crashing).prompt('Hi').call().content()),
     ).rejects.toThrow('predicate crashed');
+  });
+
+  it('inside the tool loop (its default order) repeats only the failed model call, not the tools', async () => {
+    const executed: string[] = [];
+    const getTime = tool({
+      name: 'getTime',
+      description: 'The time in a city',
+      parameters: {
+        type: 'object',
+        properties: { city: { type: 'string' } },
+        required: ['city'],
+      } as const,
+      execute: ({ city }) => {
+        executed.push(city);
+        return `12:00 in ${city}`;
+      },
+    });
+    const model = MockChatModel.script([
+      { toolCalls: [{ name: 'getTime', arguments: { city: 'Paris' } }] },
+      { text: 'It is', error: overloaded() },
+      { text: 'It is noon.' },
+    ]);
+    const client = ChatClient.builder(model)
+      .defaultAdvisors(new RetryAdvisor({ backoff: () => 0 }))
+      .defaultTools(getTime)
+      .build();
+    await expect(firstValueFrom(client.prompt('Time in Paris?').call().content())).resolves.toBe(
+      'It is noon.',
+    );
+    expect(executed).toEqual(['Paris']);
+    expect(model.calls).toBe(3);
+    expect(model.requests[2].messages).toEqual(model.requests[1].messages);
   });
 
   it('rejects bad options', () => {
