@@ -207,13 +207,7 @@ async function load(): Promise<void> {
   const interval = flag('interval', 50);
   const ramp = flag('ramp', 2000);
   const child = fork(__filename, ['--serve', `--interval=${interval}`], {
-    // SSE_LOAD_PROFILE=1: a CPU profile of the server in bench/profiles/ (gitignored).
-    execArgv: [
-      '--expose-gc',
-      '--import',
-      'tsx',
-      ...(process.env['SSE_LOAD_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : []),
-    ],
+    execArgv: ['--expose-gc', '--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   // 'message' comes with (message, sendHandle): the selector keeps the message only.
