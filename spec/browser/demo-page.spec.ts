@@ -98,7 +98,7 @@ describe('demo page in headless Chromium', () => {
     );
     // Streamed: the answer grew through many intermediate lengths, not in one go.
     const lengths = await page.evaluate<number[]>('window.answerLengths');
-    expect(new Set(lengths.filter((n) => n > 0)).size).toBeGreaterThan(10);
+    expect(new Set(lengths.filter((n) => n > 0)).size).toBeGreaterThan(5);
   });
 
   it('shows a failed tool call, and remembers the session across a reload', async () => {
