@@ -1,4 +1,4 @@
-import { firstValueFrom, lastValueFrom, of, toArray } from 'rxjs';
+import { EMPTY, firstValueFrom, lastValueFrom, of, toArray } from 'rxjs';
 import {
   ChatClient,
   EvaluationAdvisor,
@@ -166,6 +166,46 @@ describe('EvaluationAdvisor', () => {
       role: 'user',
       content: 'Try again: more',
     });
+  });
+
+  it('passes a model error through without judging', async () => {
+    const model = MockChatModel.script([{ text: 'par', error: 'socket closed' }]);
+    let judged = 0;
+    const advisor = new EvaluationAdvisor({ judge: () => ({ pass: ++judged > 0 }) });
+    await expect(
+      lastValueFrom(clientFor(model, advisor).prompt('q').call().content()),
+    ).rejects.toThrow('socket closed');
+    expect(judged).toBe(0);
+  });
+
+  it('judges an empty model stream as an empty answer', async () => {
+    const model = MockChatModel.respond((_request, call) => (call === 1 ? EMPTY : { text: 'now' }));
+    const answers: string[] = [];
+    const advisor = new EvaluationAdvisor({
+      judge: ({ answer }) => {
+        answers.push(answer);
+        return { pass: answer !== '' };
+      },
+    });
+    await expect(
+      firstValueFrom(clientFor(model, advisor).prompt('q').call().content()),
+    ).resolves.toBe('now');
+    expect(answers).toEqual(['', 'now']);
+  });
+
+  it('keeps attempts and feedback per subscription', async () => {
+    const model = MockChatModel.respond((_request, call) => ({
+      text: call % 2 === 1 ? 'bad' : 'good',
+    }));
+    const advisor = new EvaluationAdvisor({
+      judge: ({ answer }) => ({ pass: answer === 'good', feedback: 'again' }),
+      maxAttempts: 2,
+      onExhausted: 'error',
+    });
+    const content$ = clientFor(model, advisor).prompt('q').call().content();
+    await expect(firstValueFrom(content$)).resolves.toBe('good');
+    await expect(firstValueFrom(content$)).resolves.toBe('good');
+    expect(model.calls).toBe(4);
   });
 
   it('rejects bad options', () => {

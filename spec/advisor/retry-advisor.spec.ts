@@ -1,4 +1,4 @@
-import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import { EMPTY, firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import {
   ChatClient,
   InvalidOptionsError,
@@ -161,6 +161,19 @@ describe('RetryAdvisor', () => {
     expect(executed).toEqual(['Paris']);
     expect(model.calls).toBe(3);
     expect(model.requests[2].messages).toEqual(model.requests[1].messages);
+  });
+
+  it('retries an empty model stream, and keeps attempts per subscription', async () => {
+    const model = MockChatModel.respond((_request, call) =>
+      call % 2 === 1 ? EMPTY : { text: 'ok' },
+    );
+    const content$ = clientFor(model, new RetryAdvisor({ maxAttempts: 2, backoff: () => 0 }))
+      .prompt('Hi')
+      .call()
+      .content();
+    await expect(firstValueFrom(content$)).resolves.toBe('ok');
+    await expect(firstValueFrom(content$)).resolves.toBe('ok');
+    expect(model.calls).toBe(4);
   });
 
   it('rejects bad options', () => {

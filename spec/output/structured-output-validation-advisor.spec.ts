@@ -1,4 +1,4 @@
-import { firstValueFrom, lastValueFrom, toArray, type Observable } from 'rxjs';
+import { EMPTY, firstValueFrom, lastValueFrom, toArray, type Observable } from 'rxjs';
 import { z } from 'zod';
 import {
   ChatClient,
@@ -124,6 +124,15 @@ describe('StructuredOutputValidationAdvisor', () => {
     expect(textOf(model.requests[2].messages[3])).toContain('is not valid JSON');
     // Each retry carries only the previous answer and its errors, not the whole history.
     expect(model.requests[2].messages).toHaveLength(4);
+  });
+
+  it('treats an empty model stream as an empty answer and retries', async () => {
+    const model = MockChatModel.respond((_request, call) =>
+      call === 1 ? EMPTY : { text: '{"name":"Ada","age":36}' },
+    );
+    const entity = await firstValueFrom(clientFor(model).prompt('p').call().entity(person));
+    expect(entity).toEqual({ name: 'Ada', age: 36 });
+    expect(textOf(model.requests[1].messages[3])).toContain('(answer): the answer was empty');
   });
 
   it('accepts fenced JSON with prose around it', async () => {
