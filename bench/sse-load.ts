@@ -103,6 +103,15 @@ async function serve(): Promise<void> {
   const fast = await start(flag('interval', 50), dirs[1]);
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
+  const stop = (): void => {
+    void Promise.all([slow.close(), fast.close()]).then(() => {
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+      loop.disable();
+      if (process.connected) process.disconnect();
+    });
+  };
+  // A parent that dies (Ctrl-C, a kill) closes the IPC channel: stop, never linger.
+  process.once('disconnect', stop);
   process.on('message', (message: ToServer) => {
     if (message.type === 'stats') {
       if (message.gc) {
@@ -121,11 +130,8 @@ async function serve(): Promise<void> {
       loop.reset();
       process.send!(stats);
     } else {
-      void Promise.all([slow.close(), fast.close()]).then(() => {
-        for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-        loop.disable();
-        process.disconnect();
-      });
+      process.off('disconnect', stop);
+      stop();
     }
   });
   process.send!({ type: 'ready', slowUrl: slow.url, fastUrl: fast.url } satisfies FromServer);
