@@ -60,14 +60,17 @@ const MIN_SAMPLE_MS = 60;
  * batch, and its value `elapsed × scale / batch`.
  * @param adapters The adapters.
  * @param plan Warm-up runs (at least 1) and samples, per adapter.
- * @param run One run (it checks its text itself).
+ * @param run One run; resolves with the final text.
+ * @param check Checks a run's text (outside the clock: flattening a 100,000-piece string
+ *   to compare it would otherwise be timed).
  * @param scale Turns ms of one run into the metric (e.g. `1e6 / n` for ns per chunk).
  * @returns The samples of each adapter.
  */
 export async function interleaveTimed(
   adapters: readonly BenchAdapter[],
   plan: (adapter: BenchAdapter) => SamplePlan,
-  run: (adapter: BenchAdapter) => Promise<void>,
+  run: (adapter: BenchAdapter) => Promise<string>,
+  check: (adapter: BenchAdapter, text: string) => void,
   scale: number,
 ): Promise<Map<BenchAdapter, number[]>> {
   const warmupCost = new Map<BenchAdapter, number[]>(adapters.map((a) => [a, []]));
@@ -81,7 +84,8 @@ export async function interleaveTimed(
     if (size === undefined) {
       // Warm-up: one run, timed by the precise process clock to size the batches.
       const start = processCpuNow();
-      await run(adapter);
+      const text = await run(adapter);
+      check(adapter, text);
       const costs = warmupCost.get(adapter)!;
       costs.push(processCpuNow() - start);
       if (costs.length === withWarmup(adapter).warmup) {
@@ -90,9 +94,12 @@ export async function interleaveTimed(
       }
       return Number.NaN;
     }
+    const texts: string[] = [];
     const start = cpuNow();
-    for (let i = 0; i < size; i++) await run(adapter);
-    return ((cpuNow() - start) * scale) / size;
+    for (let i = 0; i < size; i++) texts.push(await run(adapter));
+    const elapsed = cpuNow() - start;
+    for (const text of texts) check(adapter, text);
+    return (elapsed * scale) / size;
   });
 }
 

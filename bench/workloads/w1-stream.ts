@@ -21,10 +21,8 @@ export async function runW1(
       const samples = await interleaveTimed(
         adapters,
         plan,
-        async (adapter) => {
-          const text = await adapter.stream(fixture, advisors);
-          checkText(adapter, `W1 n=${n} advisors=${advisors}`, text, fixture.text);
-        },
+        (adapter) => adapter.stream(fixture, advisors),
+        (adapter, text) => checkText(adapter, `W1 n=${n} advisors=${advisors}`, text, fixture.text),
         1e6 / n,
       );
       report.add('W1', { n, advisors }, 'ns-per-chunk', samples);

@@ -21,10 +21,8 @@ export async function runW2(
     const samples = await interleaveTimed(
       usable,
       (adapter) => (isPeer(adapter) ? config.w2PeerPlan : config.w2Plan),
-      async (adapter) => {
-        const text = await adapter.toolLoop(rounds, fixture);
-        checkText(adapter, `W2 rounds=${rounds}`, text, fixture.text);
-      },
+      (adapter) => adapter.toolLoop(rounds, fixture),
+      (adapter, text) => checkText(adapter, `W2 rounds=${rounds}`, text, fixture.text),
       1e3 / rounds,
     );
     report.add('W2', { rounds }, 'us-per-round', samples);

@@ -19,9 +19,8 @@ export async function runW5(config: BenchConfig, report: Report): Promise<void> 
   const perChunk = await interleaveTimed(
     keys,
     () => config.w5Plan,
-    async (adapter) => {
-      checkText(adapter, 'W5 stream', await byKey(adapter).stream(big), big.text);
-    },
+    (adapter) => byKey(adapter).stream(big),
+    (adapter, text) => checkText(adapter, 'W5 stream', text, big.text),
     1e6 / n,
   );
   report.add('W5', { n, advisors: W5_ADVISORS }, 'ns-per-chunk', perChunk);
@@ -29,9 +28,8 @@ export async function runW5(config: BenchConfig, report: Report): Promise<void> 
   const perRound = await interleaveTimed(
     keys,
     () => config.w5Plan,
-    async (adapter) => {
-      checkText(adapter, 'W5 rounds', await byKey(adapter).toolLoop(rounds, small), small.text);
-    },
+    (adapter) => byKey(adapter).toolLoop(rounds, small),
+    (adapter, text) => checkText(adapter, 'W5 rounds', text, small.text),
     1e3 / rounds,
   );
   report.add('W5', { rounds, advisors: W5_ADVISORS }, 'us-per-round', perRound);
