@@ -1,5 +1,5 @@
-import { filter, map, type Observable } from 'rxjs';
-import type { ChatChunk, TextDeltaChunk } from '../core/chat-chunk.js';
+import { Observable } from 'rxjs';
+import type { ChatChunk } from '../core/chat-chunk.js';
 import { entityAdvisors } from '../output/entity-advisors.js';
 import type { EntityOptions, EntityType } from '../output/entity-options.js';
 import type { InferOutput, OutputSchema } from '../output/output-schema.js';
@@ -31,9 +31,16 @@ export class StreamResponseSpec {
    * @returns A cold Observable of strings.
    */
   content(): Observable<string> {
-    return this.run().pipe(
-      filter((chunk): chunk is TextDeltaChunk => chunk.type === 'text-delta'),
-      map((chunk) => chunk.text),
+    const chunks$ = this.run();
+    // One subscriber per chunk instead of filter + map: this is every streaming UI's hot path.
+    return new Observable<string>((subscriber) =>
+      chunks$.subscribe({
+        next: (chunk) => {
+          if (chunk.type === 'text-delta') subscriber.next(chunk.text);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      }),
     );
   }
 
