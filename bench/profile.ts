@@ -4,7 +4,7 @@
 import { rxAdvisorsAdapter } from './adapters/rx-advisors.js';
 import { w5Adapter } from './adapters/w5-full-chain.js';
 import { jsonFixture, textFixture } from './harness/fixtures.js';
-import { cpuNow } from './harness/measure.js';
+import { processCpuNow as cpuNow } from './harness/measure.js';
 import { quantile } from './harness/stats.js';
 
 async function main(): Promise<void> {

@@ -1,7 +1,13 @@
 import { map, type Observable } from 'rxjs';
 import { advisor, ChatClient, tool, ToolCallingAdvisor, type Advisor } from '../../lib/index.js';
 import { BenchChatModel } from '../harness/bench-chat-model.js';
-import { splitAtDelta, textChunks, TOOL_NAME, toolRoundChunks } from '../harness/chunks.js';
+import {
+  roundOf,
+  splitAtDelta,
+  textChunks,
+  TOOL_NAME,
+  toolRoundChunks,
+} from '../harness/chunks.js';
 import type { BenchAdapter, Gate, TextFixture } from '../harness/types.js';
 
 /** `count` advisors that pass every chunk on unchanged (`after: map((chunk) => chunk)`). */
@@ -42,6 +48,28 @@ function streamClient(fixture: TextFixture, advisors: number): ChatClient {
   return client;
 }
 
+const loopClients = new Map<string, ChatClient>();
+
+function toolLoopClient(rounds: number, fixture: TextFixture): ChatClient {
+  const key = `${rounds}:${fixture.text.length}`;
+  let client = loopClients.get(key);
+  if (client === undefined) {
+    const final = textChunks(fixture);
+    const model = new BenchChatModel({
+      script: (_call, request) => {
+        const round = roundOf(request);
+        return round <= rounds ? toolRoundChunks(round) : final;
+      },
+    });
+    client = ChatClient.builder(model)
+      .defaultAdvisors(new ToolCallingAdvisor({ maxRounds: rounds + 1 }))
+      .defaultTools(noopTool)
+      .build();
+    loopClients.set(key, client);
+  }
+  return client;
+}
+
 /** The one trivial tool of the tool-loop workloads. */
 export const noopTool = tool({
   name: TOOL_NAME,
@@ -61,15 +89,7 @@ export const rxAdvisorsAdapter: BenchAdapter = {
   },
 
   toolLoop(rounds, fixture) {
-    const final = textChunks(fixture);
-    const model = new BenchChatModel({
-      script: (call) => (call <= rounds ? toolRoundChunks(call) : final),
-    });
-    const client = ChatClient.builder(model)
-      .defaultAdvisors(new ToolCallingAdvisor({ maxRounds: rounds + 1 }))
-      .defaultTools(noopTool)
-      .build();
-    return collectText(client.prompt('Hi').stream().content());
+    return collectText(toolLoopClient(rounds, fixture).prompt('Hi').stream().content());
   },
 
   parked(fixture, parkAt, gate) {

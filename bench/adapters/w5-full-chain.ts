@@ -7,7 +7,7 @@ import {
   ToolCallingAdvisor,
 } from '../../lib/index.js';
 import { BenchChatModel } from '../harness/bench-chat-model.js';
-import { textChunks, toolRoundChunks } from '../harness/chunks.js';
+import { roundOf, textChunks, toolRoundChunks } from '../harness/chunks.js';
 import type { Framework, TextFixture } from '../harness/types.js';
 import { floorAsyncGenAdapter } from './floor-asyncgen.js';
 import { floorRxjsAdapter } from './floor-rxjs.js';
@@ -46,6 +46,7 @@ function fullChainClient(model: BenchChatModel, maxRounds = 20): ChatClient {
 }
 
 const streamClients = new Map<TextFixture, ChatClient>();
+const loopClients = new Map<string, ChatClient>();
 
 /** rx-advisors with memory (in-memory window), validation, the tool loop and a logger. */
 export const w5Adapter: W5Adapter = {
@@ -67,12 +68,19 @@ export const w5Adapter: W5Adapter = {
   },
 
   toolLoop(rounds, fixture) {
-    const final = textChunks(fixture);
-    // The model is per call: its call counter scripts the rounds.
-    const client = fullChainClient(
-      new BenchChatModel({ script: (call) => (call <= rounds ? toolRoundChunks(call) : final) }),
-      rounds + 1,
-    );
+    const key = `${rounds}:${fixture.text.length}`;
+    let client = loopClients.get(key);
+    if (client === undefined) {
+      const final = textChunks(fixture);
+      const model = new BenchChatModel({
+        script: (_call, request) => {
+          const round = roundOf(request);
+          return round <= rounds ? toolRoundChunks(round) : final;
+        },
+      });
+      client = fullChainClient(model, rounds + 1);
+      loopClients.set(key, client);
+    }
     return collectText(
       client.prompt('Hi').advisorParams({ conversationId: 'bench' }).stream().content(),
     );

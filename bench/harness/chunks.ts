@@ -1,4 +1,4 @@
-import type { ChatChunk } from '../../lib/index.js';
+import type { ChatChunk, ChatRequest } from '../../lib/index.js';
 import type { TextFixture } from './types.js';
 
 /** The usage every scripted model call reports. */
@@ -69,4 +69,20 @@ export function splitAtDelta(
     index++;
   }
   return { head: chunks.slice(0, index), tail: chunks.slice(index) };
+}
+
+/**
+ * Which tool-loop round a request is (from 1): the tool results after the last user message,
+ * plus one. Lets one model (and one client) serve every call, like a server's.
+ * @param request The round's request.
+ * @returns The round number.
+ */
+export function roundOf(request: ChatRequest): number {
+  let round = 1;
+  for (let i = request.messages.length - 1; i >= 0; i--) {
+    const role = request.messages[i].role;
+    if (role === 'user') break;
+    if (role === 'tool') round++;
+  }
+  return round;
 }

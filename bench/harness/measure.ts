@@ -103,7 +103,8 @@ export async function interleaveTimed(
   });
 }
 
-function processCpuNow(): number {
+/** The process CPU time in ms (all threads; precise). */
+export function processCpuNow(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 }
