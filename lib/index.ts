@@ -105,7 +105,11 @@ export {
   type RecursionStep,
   type RecursiveAdvisorOptions,
 } from './advisor/recursive-advisor.js';
-export { RetryAdvisor, type RetryAdvisorOptions, type RetryBackoff } from './advisor/retry-advisor.js';
+export {
+  RetryAdvisor,
+  type RetryAdvisorOptions,
+  type RetryBackoff,
+} from './advisor/retry-advisor.js';
 export {
   EvaluationAdvisor,
   type EvaluationAdvisorOptions,
@@ -127,7 +131,10 @@ export {
 export type { EntityOptions, EntityType } from './output/entity-options.js';
 export { extractJson, type ExtractedJson } from './output/extract-json.js';
 export { formatInstructions } from './output/format-instructions.js';
-export { validationFeedback, type ValidationFeedbackOptions } from './output/validation-feedback.js';
+export {
+  validationFeedback,
+  type ValidationFeedbackOptions,
+} from './output/validation-feedback.js';
 export { parseEntity } from './output/parse-entity.js';
 export { streamEntity, type DeepPartial } from './output/stream-entity.js';
 export {
