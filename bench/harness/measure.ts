@@ -21,16 +21,18 @@ export interface SamplePlan {
 /**
  * Runs `measure` for every adapter, interleaved (sample 1 of each, then sample 2 of each,
  * the starting adapter rotating), so machine drift hits all alike. Each run starts after a
- * forced GC, so one adapter's garbage is not collected on another's clock.
+ * forced GC when `forceGc` is set.
  * @param adapters The adapters.
  * @param plan Warm-up runs and samples, per adapter (a function for per-adapter plans).
  * @param measure One run; returns the sample value (it checks the text itself).
+ * @param forceGc Start every run with a forced full GC (W3 needs it).
  * @returns The samples of each adapter, warm-up runs excluded.
  */
 export async function interleave(
   adapters: readonly BenchAdapter[],
   plan: (adapter: BenchAdapter) => SamplePlan,
   measure: (adapter: BenchAdapter) => Promise<number>,
+  forceGc = true,
 ): Promise<Map<BenchAdapter, number[]>> {
   const samples = new Map<BenchAdapter, number[]>(adapters.map((a) => [a, []]));
   const plans = new Map(adapters.map((a) => [a, plan(a)]));
@@ -42,7 +44,7 @@ export async function interleave(
       // Warm-ups first, then samples: each adapter's measured runs are its last ones.
       const offset = runs - (warmup + count);
       if (run < offset) continue;
-      collectGarbage();
+      if (forceGc) collectGarbage();
       const value = await measure(adapter);
       if (run - offset >= warmup) samples.get(adapter)!.push(value);
     }
@@ -79,28 +81,37 @@ export async function interleaveTimed(
     const { warmup, samples } = plan(adapter);
     return { warmup: Math.max(1, warmup), samples };
   };
-  return interleave(adapters, withWarmup, async (adapter) => {
-    const size = batch.get(adapter);
-    if (size === undefined) {
-      // Warm-up: one run, timed by the precise process clock to size the batches.
-      const start = processCpuNow();
-      const text = await run(adapter);
-      check(adapter, text);
-      const costs = warmupCost.get(adapter)!;
-      costs.push(processCpuNow() - start);
-      if (costs.length === withWarmup(adapter).warmup) {
-        const typical = [...costs].sort((a, b) => a - b)[costs.length >> 1];
-        batch.set(adapter, Math.min(1000, Math.max(1, Math.ceil(MIN_SAMPLE_MS / typical))));
+  // No forced GC before timed samples: a full GC leaves the young generation small, and the
+  // next tens of ms of RxJS-heavy work run up to 2–5× slower (measured: W2 43–57 µs per
+  // round with it, 21 µs without). Collecting dead young objects is nearly free, so the
+  // previous adapter's garbage costs the next one little.
+  return interleave(
+    adapters,
+    withWarmup,
+    async (adapter) => {
+      const size = batch.get(adapter);
+      if (size === undefined) {
+        // Warm-up: one run, timed by the precise process clock to size the batches.
+        const start = processCpuNow();
+        const text = await run(adapter);
+        check(adapter, text);
+        const costs = warmupCost.get(adapter)!;
+        costs.push(processCpuNow() - start);
+        if (costs.length === withWarmup(adapter).warmup) {
+          const typical = [...costs].sort((a, b) => a - b)[costs.length >> 1];
+          batch.set(adapter, Math.min(1000, Math.max(1, Math.ceil(MIN_SAMPLE_MS / typical))));
+        }
+        return Number.NaN;
       }
-      return Number.NaN;
-    }
-    const texts: string[] = [];
-    const start = cpuNow();
-    for (let i = 0; i < size; i++) texts.push(await run(adapter));
-    const elapsed = cpuNow() - start;
-    for (const text of texts) check(adapter, text);
-    return (elapsed * scale) / size;
-  });
+      const texts: string[] = [];
+      const start = cpuNow();
+      for (let i = 0; i < size; i++) texts.push(await run(adapter));
+      const elapsed = cpuNow() - start;
+      for (const text of texts) check(adapter, text);
+      return (elapsed * scale) / size;
+    },
+    false,
+  );
 }
 
 /** The process CPU time in ms (all threads; precise). */

@@ -23,17 +23,18 @@ export interface BenchConfig {
  */
 export const fullConfig: BenchConfig = {
   w1Sizes: [10_000, 100_000],
-  w1Plan: (n) => (n <= 10_000 ? { warmup: 10, samples: 9 } : { warmup: 5, samples: 9 }),
+  w1Plan: (n) => (n <= 10_000 ? { warmup: 60, samples: 9 } : { warmup: 20, samples: 9 }),
   w1PeerPlan: (n) => (n <= 10_000 ? { warmup: 1, samples: 3 } : { warmup: 0, samples: 1 }),
   w2Rounds: [20, 100],
-  w2Plan: { warmup: 20, samples: 9 },
+  // The tool loop has many functions for the JIT to optimize: short warm-ups measured 2×.
+  w2Plan: { warmup: 150, samples: 9 },
   w2PeerPlan: { warmup: 1, samples: 4 },
   w3: { streams: 1000, chunks: 200 },
   w3Plan: { warmup: 0, samples: 2 },
   w4: { calls: 1000 },
   w4Plan: { warmup: 1, samples: 3 },
   w5: { n: 10_000, rounds: 20 },
-  w5Plan: { warmup: 10, samples: 9 },
+  w5Plan: { warmup: 60, samples: 9 },
 };
 
 /** A smoke run (seconds): small sizes, few samples; numbers are not meaningful. */
