@@ -81,10 +81,10 @@ export async function interleaveTimed(
     const { warmup, samples } = plan(adapter);
     return { warmup: Math.max(1, warmup), samples };
   };
-  // No forced GC before timed samples: a full GC leaves the young generation small, and the
-  // next tens of ms of RxJS-heavy work run up to 2–5× slower (measured: W2 43–57 µs per
-  // round with it, 21 µs without). Collecting dead young objects is nearly free, so the
-  // previous adapter's garbage costs the next one little.
+  // A forced full GC leaves V8's young generation small, and the next tens of ms of
+  // RxJS-heavy work run up to 2× slower (measured on W2). So a batch starts with a GC (the
+  // previous adapter's garbage is not collected on this one's clock) and then half a batch
+  // of untimed runs; single-run samples (the peers, seconds each) skip the settling.
   return interleave(
     adapters,
     withWarmup,
@@ -103,6 +103,10 @@ export async function interleaveTimed(
         }
         return Number.NaN;
       }
+      // Off the clock: the previous adapter's garbage, then half a batch of untimed runs to
+      // let the young generation grow back after that GC.
+      collectGarbage();
+      for (let i = 0; i < (size > 1 ? Math.ceil(size / 2) : 0); i++) await run(adapter);
       const texts: string[] = [];
       const start = cpuNow();
       for (let i = 0; i < size; i++) texts.push(await run(adapter));
