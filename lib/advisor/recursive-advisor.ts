@@ -4,7 +4,6 @@ import {
   defaultIfEmpty,
   defer,
   EMPTY,
-  expand,
   filter,
   from,
   ignoreElements,
@@ -16,6 +15,7 @@ import {
   timer,
   type Observable,
 } from 'rxjs';
+import { expandSteps } from '../core/expand-steps.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import { ChatRequest } from '../core/chat-request.js';
 import type { ChatResponse } from '../core/chat-response.js';
@@ -236,7 +236,7 @@ export function recursiveAdvisor(options: RecursiveAdvisorOptions): Advisor {
           });
 
         const attempts$: Observable<ChatChunk | AttemptEnd> = runAttempt(originalRequest, 1).pipe(
-          expand((value) => {
+          expandSteps((value) => {
             if (!(value instanceof AttemptEnd) || value.step === undefined) return EMPTY;
             const { step, attempt } = value;
             const retry: ChatChunk = {

@@ -2,7 +2,6 @@ import {
   concat,
   defer,
   EMPTY,
-  expand,
   filter,
   from,
   ignoreElements,
@@ -14,6 +13,7 @@ import {
 } from 'rxjs';
 import type { Advisor, AdvisorChain } from '../advisor/advisor.js';
 import { ContextKeys } from '../advisor/context-keys.js';
+import { expandSteps } from '../core/expand-steps.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { ChatResponse } from '../core/chat-response.js';
@@ -112,7 +112,7 @@ export class ToolCallingAdvisor implements Advisor {
     return defer(() => {
       const state = new MutableToolLoopState(request.context);
       const first = this.initializeLoop(request, state);
-      return this.round$(first, chain, state).pipe(expand(project), filter(isChunk));
+      return this.round$(first, chain, state).pipe(expandSteps(project), filter(isChunk));
     });
   }
 
