@@ -113,6 +113,9 @@ class AttemptEnd {
   ) {}
 }
 
+const isAttemptEnd = (value: ChatChunk | AttemptEnd): value is AttemptEnd =>
+  value instanceof AttemptEnd;
+
 /**
  * The building block of advisors that re-run the rest of the chain (validation retries,
  * provider retries, evaluation loops): `defer` + `expand`, one attempt per `chain.next`.
@@ -235,10 +238,10 @@ export function recursiveAdvisor(options: RecursiveAdvisorOptions): Advisor {
             return concat(chunks$, end$);
           });
 
-        const attempts$: Observable<ChatChunk | AttemptEnd> = runAttempt(originalRequest, 1).pipe(
-          expandSteps((value) => {
-            if (!(value instanceof AttemptEnd) || value.step === undefined) return EMPTY;
-            const { step, attempt } = value;
+        const attempts$: Observable<ChatChunk> = runAttempt(originalRequest, 1).pipe(
+          expandSteps<ChatChunk, AttemptEnd>(isAttemptEnd, (end) => {
+            if (end.step === undefined) return EMPTY;
+            const { step, attempt } = end;
             const retry: ChatChunk = {
               type: 'retry',
               attempt: attempt + 1,
@@ -250,7 +253,7 @@ export function recursiveAdvisor(options: RecursiveAdvisorOptions): Advisor {
           }),
         );
         return concat(
-          attempts$.pipe(filter((value): value is ChatChunk => !(value instanceof AttemptEnd))),
+          attempts$,
           defer(() => {
             const metadata: ChatChunk = { type: 'metadata', rounds };
             if (id !== undefined) metadata.id = id;

@@ -1,7 +1,6 @@
 import {
   concat,
   defer,
-  EMPTY,
   filter,
   from,
   ignoreElements,
@@ -45,9 +44,8 @@ class LoopStep {
 
 type LoopItem = ChatChunk | LoopStep;
 
-const isChunk = (item: LoopItem): item is ChatChunk => !(item instanceof LoopStep);
-const project = (item: LoopItem): Observable<LoopItem> =>
-  item instanceof LoopStep ? item.next$ : EMPTY;
+const isLoopStep = (item: LoopItem): item is LoopStep => item instanceof LoopStep;
+const toNext = (step: LoopStep): Observable<LoopItem> => step.next$;
 
 /**
  * The tool-calling loop as an advisor. A round is `chain.next(request)`; when the round
@@ -112,7 +110,9 @@ export class ToolCallingAdvisor implements Advisor {
     return defer(() => {
       const state = new MutableToolLoopState(request.context);
       const first = this.initializeLoop(request, state);
-      return this.round$(first, chain, state).pipe(expandSteps(project), filter(isChunk));
+      return this.round$(first, chain, state).pipe(
+        expandSteps<ChatChunk, LoopStep>(isLoopStep, toNext),
+      );
     });
   }
 
