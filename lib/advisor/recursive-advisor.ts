@@ -113,9 +113,6 @@ class AttemptEnd {
   ) {}
 }
 
-const isAttemptEnd = (value: ChatChunk | AttemptEnd): value is AttemptEnd =>
-  value instanceof AttemptEnd;
-
 /**
  * The building block of advisors that re-run the rest of the chain (validation retries,
  * provider retries, evaluation loops): `defer` + `expand`, one attempt per `chain.next`.
@@ -238,10 +235,10 @@ export function recursiveAdvisor(options: RecursiveAdvisorOptions): Advisor {
             return concat(chunks$, end$);
           });
 
-        const attempts$: Observable<ChatChunk> = runAttempt(originalRequest, 1).pipe(
-          expandSteps<ChatChunk, AttemptEnd>(isAttemptEnd, (end) => {
-            if (end.step === undefined) return EMPTY;
-            const { step, attempt } = end;
+        const attempts$: Observable<ChatChunk | AttemptEnd> = runAttempt(originalRequest, 1).pipe(
+          expandSteps((value) => {
+            if (!(value instanceof AttemptEnd) || value.step === undefined) return EMPTY;
+            const { step, attempt } = value;
             const retry: ChatChunk = {
               type: 'retry',
               attempt: attempt + 1,
@@ -253,7 +250,7 @@ export function recursiveAdvisor(options: RecursiveAdvisorOptions): Advisor {
           }),
         );
         return concat(
-          attempts$,
+          attempts$.pipe(filter((value): value is ChatChunk => !(value instanceof AttemptEnd))),
           defer(() => {
             const metadata: ChatChunk = { type: 'metadata', rounds };
             if (id !== undefined) metadata.id = id;

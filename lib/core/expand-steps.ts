@@ -1,63 +1,66 @@
-import {
-  defer,
-  expand,
-  filter,
-  ignoreElements,
-  merge,
-  Subject,
-  tap,
-  type Observable,
-  type OperatorFunction,
-} from 'rxjs';
+import { EMPTY, Observable, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
 
 /**
- * The recursion of the tool loop and of `recursiveAdvisor`: RxJS `expand` (default,
- * unbounded concurrency) over the *steps* of a loop (a round or an attempt that ends and
- * says what comes next), while the values between the steps (streamed chunks) go straight
- * out. Only steps travel through `expand`; every other value reaches the output through a
- * per-subscription `Subject`, since `expand` would otherwise project each streamed chunk
- * and subscribe to an inner Observable for it. A step is not emitted; `project` turns it
- * into the next stretch of the loop (values and, usually, one more step), or `EMPTY`.
- * Completes when the source and every expansion completed; the first error wins;
- * unsubscribing tears down the source and every running expansion.
+ * RxJS `expand` (unbounded concurrency) for loops where only a few values start more work:
+ * every value, from the source or from an expansion, is emitted and then projected, and a
+ * projection that is the `EMPTY` constant starts nothing. RxJS's own `expand` subscribes
+ * to every projection, `EMPTY` included, which costs an inner subscription (and its
+ * garbage) per streamed chunk; here only the values that open a new round do.
+ * Completes when the source and every expansion completed; the first error wins; an
+ * unsubscription tears down the source and every running expansion.
  *
  * ```
- * source:   --a--s|               s: a step; project(s) is round 2
- * round 2:        --c--d|
- * result:   --a-----c--d|
+ * source:   --a--s--b--|      s: a step whose projection is round 2
+ * round 2:       --c--d|
+ * result:   --a--s-cb-d|      every other value's projection is EMPTY
  * ```
  *
  * @internal
  * @example
  * ```ts
- * round$.pipe(expandSteps((item): item is LoopStep => item instanceof LoopStep, (step) => step.next$));
+ * round$.pipe(expandSteps((item) => (item instanceof LoopStep ? item.next$ : EMPTY)));
  * ```
- * @param isStep Tells a step from a value to emit.
- * @param project Maps a step to the Observable that continues the loop.
+ * @param project Maps a value to the Observable it starts, or to `EMPTY`.
  * @returns The operator.
  */
-export function expandSteps<T, S>(
-  isStep: (item: T | S) => item is S,
-  project: (step: S) => Observable<T | S>,
-): OperatorFunction<T | S, T> {
+export function expandSteps<T>(
+  project: (value: T, index: number) => Observable<T>,
+): MonoTypeOperatorFunction<T> {
   return (source) =>
-    defer(() => {
-      const values$ = new Subject<T>();
-      // Sends values out through values$ and lets only the steps through.
-      const steps = (items$: Observable<T | S>): Observable<S> =>
-        items$.pipe(
-          filter((item): item is S => {
-            if (isStep(item)) return true;
-            values$.next(item);
-            return false;
-          }),
-        );
-      const loop$ = steps(source).pipe(
-        expand((step) => steps(project(step))),
-        ignoreElements(),
-        tap({ complete: () => values$.complete() }),
-      );
-      // values$ is subscribed first, so values emitted synchronously are not missed.
-      return merge(values$, loop$);
+    new Observable<T>((subscriber) => {
+      let index = 0;
+      // Running sources: the source itself plus every expansion not yet complete.
+      let active = 1;
+      const complete = (): void => {
+        if (--active === 0) subscriber.complete();
+      };
+      const error = (err: unknown): void => subscriber.error(err);
+      const emit = (value: T): void => {
+        subscriber.next(value);
+        let expansion$: Observable<T>;
+        try {
+          expansion$ = project(value, index++);
+        } catch (err) {
+          subscriber.error(err);
+          return;
+        }
+        if (expansion$ === EMPTY || subscriber.closed) return;
+        active++;
+        let expansion: Subscription | undefined;
+        let done = false;
+        expansion = expansion$.subscribe({
+          next: emit,
+          error,
+          complete: () => {
+            done = true;
+            if (expansion !== undefined) subscriber.remove(expansion);
+            complete();
+          },
+        });
+        // A synchronous expansion has finished already; keep only running ones for teardown.
+        if (!done) subscriber.add(expansion);
+        else expansion = undefined;
+      };
+      subscriber.add(source.subscribe({ next: emit, error, complete }));
     });
 }

@@ -1,6 +1,7 @@
 import {
   concat,
   defer,
+  EMPTY,
   filter,
   from,
   ignoreElements,
@@ -44,8 +45,9 @@ class LoopStep {
 
 type LoopItem = ChatChunk | LoopStep;
 
-const isLoopStep = (item: LoopItem): item is LoopStep => item instanceof LoopStep;
-const toNext = (step: LoopStep): Observable<LoopItem> => step.next$;
+const isChunk = (item: LoopItem): item is ChatChunk => !(item instanceof LoopStep);
+const project = (item: LoopItem): Observable<LoopItem> =>
+  item instanceof LoopStep ? item.next$ : EMPTY;
 
 /**
  * The tool-calling loop as an advisor. A round is `chain.next(request)`; when the round
@@ -110,9 +112,7 @@ export class ToolCallingAdvisor implements Advisor {
     return defer(() => {
       const state = new MutableToolLoopState(request.context);
       const first = this.initializeLoop(request, state);
-      return this.round$(first, chain, state).pipe(
-        expandSteps<ChatChunk, LoopStep>(isLoopStep, toNext),
-      );
+      return this.round$(first, chain, state).pipe(expandSteps(project), filter(isChunk));
     });
   }
 

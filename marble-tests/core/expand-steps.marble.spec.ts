@@ -1,8 +1,6 @@
-import { EMPTY, expand, filter, type Observable } from 'rxjs';
+import { EMPTY, expand, of, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { expandSteps } from '../../lib/core/expand-steps';
-
-const isStep = (value: string): value is `s${string}` => value.startsWith('s');
 
 describe('expandSteps (marble)', () => {
   let testScheduler: TestScheduler;
@@ -11,38 +9,34 @@ describe('expandSteps (marble)', () => {
     testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
   });
 
-  it('emits the values, expands the steps and does not emit them', () => {
+  it('emits every value and subscribes only to the non-EMPTY projections', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const source$ = cold('--a--s--b--|');
       const round2$ = cold('--c--d|');
-      const projected: string[] = [];
+      const projections: string[] = [];
       const result$ = source$.pipe(
-        expandSteps(isStep, (step) => {
-          projected.push(step);
-          return round2$;
+        expandSteps((value: string, index) => {
+          projections.push(`${value}${index}`);
+          return value === 's' ? round2$ : EMPTY;
         }),
       );
-      expectObservable(result$).toBe('--a----cb-d|');
+      expectObservable(result$).toBe('--a--s-cb-d|');
       expectSubscriptions(source$.subscriptions).toBe('^----------!');
       expectSubscriptions(round2$.subscriptions).toBe('-----^-----!');
       testScheduler.flush();
-      expect(projected).toEqual(['s']);
+      expect(projections).toEqual(['a0', 's1', 'c2', 'b3', 'd4']);
     });
   });
 
-  it('gives what expand + filter give for a recursive loop of rounds', () => {
+  it('behaves like expand for a recursive loop of rounds', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const round = (n: number): Observable<string> =>
-        cold(n < 3 ? '-x-s|' : '-x|', { x: `x${n}`, s: `s${n}` });
-      const project = (step: string): Observable<string> => round(Number(step.slice(1)) + 1);
-      const values = { a: 'x1', c: 'x2', e: 'x3' };
-      expectObservable(round(1).pipe(expandSteps(isStep, project))).toBe('-a--c--e|', values);
-      expectObservable(
-        round(1).pipe(
-          expand((v) => (isStep(v) ? project(v) : EMPTY)),
-          filter((v) => !isStep(v)),
-        ),
-      ).toBe('-a--c--e|', values);
+        cold(n < 3 ? '-x-n|' : '-x|', { x: `x${n}`, n: `n${n}` });
+      const project = (value: string): Observable<string> =>
+        value.startsWith('n') ? round(Number(value.slice(1)) + 1) : EMPTY;
+      const values = { a: 'x1', b: 'n1', c: 'x2', d: 'n2', e: 'x3' };
+      expectObservable(round(1).pipe(expandSteps(project))).toBe('-a-bc-de|', values);
+      expectObservable(round(1).pipe(expand(project))).toBe('-a-bc-de|', values);
     });
   });
 
@@ -50,15 +44,9 @@ describe('expandSteps (marble)', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const source$ = cold('-s|');
       const inner$ = cold('----i|');
-      expectObservable(source$.pipe(expandSteps(isStep, () => inner$))).toBe('-----i|');
+      const result$ = source$.pipe(expandSteps((v) => (v === 's' ? inner$ : EMPTY)));
+      expectObservable(result$).toBe('-s---i|');
       expectSubscriptions(inner$.subscriptions).toBe('-^----!');
-    });
-  });
-
-  it('ends a loop whose step projects to EMPTY', () => {
-    testScheduler.run(({ cold, expectObservable }) => {
-      const source$ = cold('-a-s-b|');
-      expectObservable(source$.pipe(expandSteps(isStep, () => EMPTY))).toBe('-a---b|');
     });
   });
 
@@ -66,7 +54,8 @@ describe('expandSteps (marble)', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const source$ = cold('-s--#');
       const inner$ = cold('-i-----j|');
-      expectObservable(source$.pipe(expandSteps(isStep, () => inner$))).toBe('--i-#');
+      const result$ = source$.pipe(expandSteps((v) => (v === 's' ? inner$ : EMPTY)));
+      expectObservable(result$).toBe('-si-#');
       expectSubscriptions(inner$.subscriptions).toBe('-^--!');
     });
   });
@@ -75,28 +64,30 @@ describe('expandSteps (marble)', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const source$ = cold('-s-----a|');
       const inner$ = cold('--#');
-      expectObservable(source$.pipe(expandSteps(isStep, () => inner$))).toBe('---#');
+      const result$ = source$.pipe(expandSteps((v) => (v === 's' ? inner$ : EMPTY)));
+      expectObservable(result$).toBe('-s-#');
       expectSubscriptions(source$.subscriptions).toBe('^--!');
     });
   });
 
-  it('errors when project throws', () => {
+  it('errors when project throws, after emitting the value', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source$ = cold('-a-s-c|');
+      const source$ = cold('-a-b-c|');
       const result$ = source$.pipe(
-        expandSteps(isStep, () => {
-          throw new Error('bad');
+        expandSteps((v: string) => {
+          if (v === 'b') throw new Error('bad');
+          return EMPTY;
         }),
       );
-      expectObservable(result$).toBe('-a-#', undefined, new Error('bad'));
+      expectObservable(result$).toBe('-a-(b#)', undefined, new Error('bad'));
       expectSubscriptions(source$.subscriptions).toBe('^--!');
     });
   });
 
   it('completes with an empty source', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source$ = cold<string>('---|');
-      expectObservable(source$.pipe(expandSteps(isStep, () => cold('a|')))).toBe('---|');
+      const source$ = cold('---|');
+      expectObservable(source$.pipe(expandSteps(() => of('never')))).toBe('---|');
       expectSubscriptions(source$.subscriptions).toBe('^--!');
     });
   });
@@ -105,7 +96,8 @@ describe('expandSteps (marble)', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const source$ = cold('-s------a|');
       const inner$ = cold('-i------j|');
-      expectObservable(source$.pipe(expandSteps(isStep, () => inner$)), '^---!').toBe('--i--');
+      const result$ = source$.pipe(expandSteps((v) => (v === 's' ? inner$ : EMPTY)));
+      expectObservable(result$, '^---!').toBe('-si--');
       expectSubscriptions(source$.subscriptions).toBe('^---!');
       expectSubscriptions(inner$.subscriptions).toBe('-^--!');
     });
@@ -115,10 +107,18 @@ describe('expandSteps (marble)', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const source$ = cold('-a-s|');
       const inner$ = cold('-i|');
-      const result$ = source$.pipe(expandSteps(isStep, () => inner$));
-      // A Subject shared by the two subscriptions would deliver every value twice to each.
-      expectObservable(result$).toBe('-a--i|');
-      expectObservable(result$).toBe('-a--i|');
+      const indices: number[] = [];
+      const result$ = source$.pipe(
+        expandSteps((v: string, index) => {
+          indices.push(index);
+          return v === 's' ? inner$ : EMPTY;
+        }),
+      );
+      expectObservable(result$).toBe('-a-si|');
+      expectObservable(result$).toBe('-a-si|');
+      testScheduler.flush();
+      // Both subscriptions run side by side, each counting from 0.
+      expect(indices).toEqual([0, 0, 1, 1, 2, 2]);
     });
   });
 });
