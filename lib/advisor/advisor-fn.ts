@@ -1,7 +1,7 @@
 import { type Observable, type OperatorFunction } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { validateAdvisorIdentity } from './validate-advisor-identity.js';
 import type { Advisor, AdvisorChain } from './advisor.js';
 import { Order } from './order.js';
 
@@ -42,16 +42,7 @@ export interface AdvisorOptions {
  */
 export function advisor(options: AdvisorOptions): Advisor {
   const { name, order = Order.DEFAULT, before, after } = options;
-  if (typeof name !== 'string' || name === '') {
-    throw new InvalidOptionsError({ option: 'name', value: name, expected: 'a non-empty string' });
-  }
-  if (typeof order !== 'number' || Number.isNaN(order)) {
-    throw new InvalidOptionsError({
-      option: 'order',
-      value: order,
-      expected: 'a number (see Order)',
-    });
-  }
+  validateAdvisorIdentity({ name, order });
   return {
     name,
     order,

@@ -23,6 +23,7 @@ import { ResponseAssembler } from '../core/response-assembler.js';
 import type { Usage } from '../core/usage.js';
 import { UsageAccumulator } from '../core/usage-accumulator.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { validateAdvisorIdentity } from './validate-advisor-identity.js';
 import type { Advisor, AdvisorChain } from './advisor.js';
 
 /**
@@ -147,16 +148,7 @@ class AttemptEnd {
  */
 export function recursiveAdvisor(options: RecursiveAdvisorOptions): Advisor {
   const { name, order, before, next } = options;
-  if (typeof name !== 'string' || name === '') {
-    throw new InvalidOptionsError({ option: 'name', value: name, expected: 'a non-empty string' });
-  }
-  if (typeof order !== 'number' || Number.isNaN(order)) {
-    throw new InvalidOptionsError({
-      option: 'order',
-      value: order,
-      expected: 'a number (see Order)',
-    });
-  }
+  validateAdvisorIdentity({ name, order });
   if (typeof next !== 'function') {
     throw new InvalidOptionsError({
       option: 'next',
