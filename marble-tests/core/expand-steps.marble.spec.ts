@@ -1,4 +1,4 @@
-import { EMPTY, expand, of, type Observable } from 'rxjs';
+import { defer, EMPTY, expand, of, throwError, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { expandSteps } from '../../lib/core/expand-steps';
 
@@ -119,6 +119,54 @@ describe('expandSteps (marble)', () => {
       testScheduler.flush();
       // Both subscriptions run side by side, each counting from 0.
       expect(indices).toEqual([0, 0, 1, 1, 2, 2]);
+    });
+  });
+  it('runs a synchronous chain of rounds one after another within one frame', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const round = (n: number): Observable<string> => (n < 3 ? of(`x${n}`, `n${n}`) : of(`x${n}`));
+      const project = (value: string): Observable<string> =>
+        value.startsWith('n') ? round(Number(value.slice(1)) + 1) : EMPTY;
+      const source$ = cold('-(n|)', { n: 'n0' });
+      const values = { a: 'n0', b: 'x1', c: 'n1', d: 'x2', e: 'n2', f: 'x3' };
+      expectObservable(source$.pipe(expandSteps(project))).toBe('-(abcdef|)', values);
+      expectObservable(source$.pipe(expand(project))).toBe('-(abcdef|)', values);
+    });
+  });
+
+  it('starts an expansion asked for during a synchronous subscription once that returns', () => {
+    testScheduler.run(({ expectObservable }) => {
+      // The documented difference from expand: a synchronous value after the step comes
+      // before the step's expansion (the loops here always end a round with its step).
+      const source$ = of('s', 'b');
+      const project = (value: string): Observable<string> => (value === 's' ? of('c') : EMPTY);
+      expectObservable(source$.pipe(expandSteps(project))).toBe('(sbc|)');
+      expectObservable(source$.pipe(expand(project))).toBe('(scb|)');
+    });
+  });
+
+  it('starts no waiting expansion after an error', () => {
+    testScheduler.run(({ expectObservable }) => {
+      const started: string[] = [];
+      const source$ = of('s', 't');
+      const project = (value: string): Observable<string> =>
+        value === 's'
+          ? defer(() => {
+              started.push(value);
+              return throwError(() => new Error('round failed'));
+            })
+          : value === 't'
+            ? defer(() => {
+                started.push(value);
+                return of('u');
+              })
+            : EMPTY;
+      expectObservable(source$.pipe(expandSteps(project))).toBe(
+        '(st#)',
+        undefined,
+        new Error('round failed'),
+      );
+      testScheduler.flush();
+      expect(started).toEqual(['s']);
     });
   });
 });

@@ -75,6 +75,17 @@ describe('recursiveAdvisor', () => {
     expect(model.requests[0].messages).toEqual(request.messages);
   });
 
+  it('runs 1,000 attempts against a synchronous model to the end', async () => {
+    const attempts = 1_000;
+    const model = MockChatModel.script([{ text: 'x' }], { onExhausted: 'repeat-last' });
+    const response = await lastValueFrom(
+      aggregate()(run(model, (state) => (state.attempt < attempts ? state.request : undefined))),
+    );
+    expect(response.metadata.rounds).toBe(attempts);
+    expect(model.calls).toBe(attempts);
+    expect(response.text).toBe('x');
+  });
+
   it('accepts a ChatRequest, a Promise or an Observable as the decision', async () => {
     const model = MockChatModel.script([
       { text: 'a' },

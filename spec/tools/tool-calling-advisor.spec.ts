@@ -641,6 +641,35 @@ describe('ToolCallingAdvisor', () => {
       expect(response.text).toBe('It is noon in Paris.');
     });
 
+    it('runs 1,000 rounds against a synchronous model and tool to the end', async () => {
+      // Every round starts on a fresh stack; before, ~300 synchronous rounds never completed.
+      const rounds = 1_000;
+      const calls: number[] = [];
+      const counter = tool({
+        name: 'count',
+        description: 'Counts its calls',
+        parameters: { type: 'object', properties: {} } as const,
+        execute: (_args, { round }) => {
+          calls.push(round);
+          return String(round);
+        },
+      });
+      const model = MockChatModel.script([
+        ...Array.from({ length: rounds }, () => ({
+          toolCalls: [{ name: 'count', arguments: {} }],
+          usage: { inputTokens: 1, outputTokens: 1 },
+        })),
+        { text: 'counted', usage: { inputTokens: 1, outputTokens: 1 } },
+      ]);
+      const loop = new ToolCallingAdvisor({ maxRounds: rounds + 1, conversationHistory: false });
+      const response = await call(client(model, [counter], loop));
+      expect(response.text).toBe('counted');
+      expect(response.metadata.rounds).toBe(rounds + 1);
+      expect(response.usage.totalTokens).toBe(2 * (rounds + 1));
+      expect(calls).toHaveLength(rounds);
+      expect(calls.at(-1)).toBe(rounds);
+    });
+
     it.each<[string, ToolCallingAdvisorOptions]>([
       ['maxRounds', { maxRounds: 0 }],
       ['concurrency', { concurrency: 0 }],
