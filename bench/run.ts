@@ -2,7 +2,7 @@
 // Flags: --quick (small sizes, no results.json), --only=W1,W3 (a subset; no results.json).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { aiSdkAdapter } from './adapters/ai-sdk.js';
 import { floorAsyncGenAdapter } from './adapters/floor-asyncgen.js';
 import { floorRxjsAdapter } from './adapters/floor-rxjs.js';
@@ -75,6 +75,14 @@ function machine(): string {
   return `Machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${process.platform} ${process.arch}`;
 }
 
+/** Where 'rx-advisors' resolves: the built package under `npm run bench`, else the sources. */
+function library(): string {
+  const file = require.resolve('rx-advisors');
+  return file.includes(`${sep}dist${sep}`)
+    ? 'dist/cjs (built, as published)'
+    : 'lib/ (TypeScript sources through tsx)';
+}
+
 function versions(): string {
   const version = (name: string): string => {
     try {
@@ -84,7 +92,7 @@ function versions(): string {
       return '?';
     }
   };
-  return `Node ${process.version}, rxjs ${version('rxjs')}, ai ${version('ai')}, @langchain/core ${version('@langchain/core')}`;
+  return `Node ${process.version}, rxjs ${version('rxjs')}, ai ${version('ai')}, @langchain/core ${version('@langchain/core')}; rx-advisors from ${library()}`;
 }
 
 main().catch((error: unknown) => {

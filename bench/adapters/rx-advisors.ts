@@ -1,5 +1,5 @@
 import { map, type Observable } from 'rxjs';
-import { advisor, ChatClient, tool, ToolCallingAdvisor, type Advisor } from '../../lib/index.js';
+import { advisor, ChatClient, tool, ToolCallingAdvisor, type Advisor } from 'rx-advisors';
 import { BenchChatModel } from '../harness/bench-chat-model.js';
 import {
   roundOf,

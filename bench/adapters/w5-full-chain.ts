@@ -5,7 +5,7 @@ import {
   MessageWindowChatMemory,
   StructuredOutputValidationAdvisor,
   ToolCallingAdvisor,
-} from '../../lib/index.js';
+} from 'rx-advisors';
 import { BenchChatModel } from '../harness/bench-chat-model.js';
 import { roundOf, textChunks, toolRoundChunks } from '../harness/chunks.js';
 import type { Framework, TextFixture } from '../harness/types.js';

@@ -9,9 +9,11 @@
  */
 export const ContextKeys = {
   /**
-   * `Message[]`: the assistant tool-call messages and tool results the tool loop added to the
-   * conversation, in order. Written by `ToolCallingAdvisor` after every tool round, so an
-   * advisor outside the loop (memory) can persist them when the stream completes.
+   * `readonly Message[]`: the assistant tool-call messages and tool results the tool loop
+   * added to the conversation, in order, so an advisor outside the loop (memory) can persist
+   * them when the stream completes. `ToolCallingAdvisor` writes one new array per loop run
+   * (subscription) when its first tool round ends and appends every later round to it;
+   * compare arrays by identity to tell runs apart, and slice to keep a snapshot.
    */
   TOOL_LOOP_MESSAGES: 'rx-advisors.tool-loop.messages',
 } as const;

@@ -48,65 +48,98 @@ export interface RunToolCallOptions {
 }
 
 /**
- * Runs one tool call to one `ToolMessage`: looks the tool up among those offered, parses
- * and validates the arguments, runs `execute` with an AbortSignal that fires on
- * unsubscribe or timeout, and converts the result. Failures become an `isError` message
- * (policy `report`) or the Observable's error (policy `throw`).
+ * Starts one tool call: looks the tool up among those offered, parses and validates the
+ * arguments and calls `execute`. A tool that returns a plain value (or fails) before
+ * `execute` returns is answered on the spot, with no Observable, timer or AbortController;
+ * a Promise or an Observable becomes an Observable of the one `ToolMessage`, with an
+ * AbortSignal that fires on unsubscribe or timeout. Failures become an `isError` message
+ * (policy `report`) or are thrown (policy `throw`: synchronously, or as the Observable's
+ * error).
  * @internal
  */
-export function runToolCall(call: ToolCall, options: RunToolCallOptions): Observable<ToolMessage> {
-  return defer(() => {
+export function startToolCall(
+  call: ToolCall,
+  options: RunToolCallOptions,
+): ToolMessage | Observable<ToolMessage> {
+  try {
     const tool = options.tools.get(call.name);
     if (tool === undefined) {
       throw new ToolNotFoundError({ toolName: call.name, available: [...options.tools.keys()] });
     }
     options.guard?.(call, tool);
     const args = tool.parseArguments(call.arguments);
-    return execute(tool, args, call, options).pipe(
-      map((result): ToolMessage => ({
-        role: 'tool',
-        toolCallId: call.id,
-        name: call.name,
-        content: tool.convertResult(result),
-      })),
-    );
-  }).pipe(
-    catchError((error: unknown) => {
-      if (options.onToolError === 'throw') return throwError(() => error);
-      const message: ToolMessage = {
-        role: 'tool',
-        toolCallId: call.id,
-        name: call.name,
-        content: options.errorContent(error, call),
-        isError: true,
-      };
-      return of(message);
-    }),
-  );
-}
-
-function execute(
-  tool: Tool,
-  args: unknown,
-  call: ToolCall,
-  options: RunToolCallOptions,
-): Observable<unknown> {
-  return defer(() => {
-    const controller = new AbortController();
-    let settled = false;
+    // The AbortController is made only if the tool reads `signal`.
+    let controller: AbortController | undefined;
     const context: ToolContext = {
       values: options.values,
-      signal: controller.signal,
+      get signal() {
+        return (controller ??= new AbortController()).signal;
+      },
       toolCallId: call.id,
       round: options.round,
     };
-    const output$ = defer(() => toObservable(tool.execute(args, context))).pipe(
+    let output: ToolOutput<unknown>;
+    try {
+      output = tool.execute(args, context);
+    } catch (error) {
+      throw new ToolExecutionError({ toolName: tool.name, toolCallId: call.id, cause: error });
+    }
+    if (!isObservable(output) && !isPromiseLike(output)) {
+      return toolMessage(call, tool.convertResult(output));
+    }
+    return settle(output, tool, call, options, () => controller?.abort()).pipe(
+      map((result) => toolMessage(call, tool.convertResult(result))),
+      catchError((error: unknown) => of(failure(error, call, options))),
+    );
+  } catch (error) {
+    return failure(error, call, options);
+  }
+}
+
+/**
+ * {@link startToolCall} as a cold Observable of the one `ToolMessage`.
+ * @internal
+ */
+export function runToolCall(call: ToolCall, options: RunToolCallOptions): Observable<ToolMessage> {
+  return defer(() => {
+    const started = startToolCall(call, options);
+    return isObservable(started) ? started : of(started);
+  });
+}
+
+/** The error result the model sees, or the error itself under policy `throw`. */
+function failure(error: unknown, call: ToolCall, options: RunToolCallOptions): ToolMessage {
+  if (options.onToolError === 'throw') throw error;
+  return {
+    role: 'tool',
+    toolCallId: call.id,
+    name: call.name,
+    content: options.errorContent(error, call),
+    isError: true,
+  };
+}
+
+function toolMessage(call: ToolCall, content: string): ToolMessage {
+  return { role: 'tool', toolCallId: call.id, name: call.name, content };
+}
+
+/** The last value of an asynchronous tool output, aborted when left before it settles. */
+function settle(
+  output: PromiseLike<unknown> | Observable<unknown>,
+  tool: Tool,
+  call: ToolCall,
+  options: RunToolCallOptions,
+  abort: () => void,
+): Observable<unknown> {
+  return defer(() => {
+    let settled = false;
+    const output$ = from(output).pipe(
       takeLast(1),
       defaultIfEmpty(undefined),
       tap({ complete: () => (settled = true), error: () => (settled = true) }),
       // Unsubscribed (by the caller or by the timeout below) before the tool settled.
       finalize(() => {
-        if (!settled) controller.abort();
+        if (!settled) abort();
       }),
       catchError((error: unknown) =>
         throwError(
@@ -127,12 +160,6 @@ function execute(
       }),
     );
   });
-}
-
-function toObservable(output: ToolOutput<unknown>): Observable<unknown> {
-  if (isObservable(output)) return output;
-  if (isPromiseLike(output)) return from(output);
-  return of(output);
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

@@ -5,15 +5,15 @@ import {
   filter,
   from,
   ignoreElements,
+  isObservable,
   map,
-  mergeMap,
   of,
-  tap,
   type Observable,
 } from 'rxjs';
 import type { Advisor, AdvisorChain } from '../advisor/advisor.js';
 import { ContextKeys } from '../advisor/context-keys.js';
 import { expandSteps } from '../core/expand-steps.js';
+import { filterThen } from '../core/filter-then.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { ChatResponse } from '../core/chat-response.js';
@@ -23,7 +23,8 @@ import { ToolLoopLimitError } from '../errors/tool-loop-limit-error.js';
 import { describeToolError } from './execute-tool-calls.js';
 import { finalChunks, toToolResultChunk } from './loop-chunks.js';
 import { RoundAssembly } from './round-assembly.js';
-import { runToolCall, type RunToolCallOptions } from './run-tool-call.js';
+import type { RunToolCallOptions } from './run-tool-call.js';
+import { startToolCalls } from './start-tool-calls.js';
 import type { Tool } from './tool.js';
 import {
   resolveToolCallingAdvisorOptions,
@@ -45,6 +46,22 @@ class LoopStep {
 
 type LoopItem = ChatChunk | LoopStep;
 
+/** A round whose model call asked for tools, on its way to the next round. */
+interface ToolRound {
+  readonly request: ChatRequest;
+  readonly chain: AdvisorChain;
+  readonly state: MutableToolLoopState;
+  readonly response: ChatResponse;
+  readonly calls: readonly ToolCall[];
+  readonly offered: ReadonlyMap<string, Tool>;
+  readonly returnDirect: boolean;
+}
+
+const roundEnd = (round: number, finishReason: FinishReason): ChatChunk => ({
+  type: 'round-end',
+  round,
+  finishReason,
+});
 const isChunk = (item: LoopItem): item is ChatChunk => !(item instanceof LoopStep);
 const project = (item: LoopItem): Observable<LoopItem> =>
   item instanceof LoopStep ? item.next$ : EMPTY;
@@ -213,9 +230,8 @@ export class ToolCallingAdvisor implements Advisor {
       const round = ++state.round;
       const request = this.beforeRound(base, state);
       const assembly = new RoundAssembly(this.options.emitToolEvents, this.options.preamble);
-      const body$ = concat(
-        chain.next(request).pipe(filter(assembly.forward)),
-        defer(() => this.endRound(request, chain, state, assembly)),
+      const body$ = filterThen<ChatChunk, LoopItem>(chain.next(request), assembly.forward, () =>
+        this.endRound(request, chain, state, assembly),
       );
       return this.options.emitToolEvents
         ? concat(of<ChatChunk>({ type: 'round-start', round }), body$)
@@ -228,51 +244,45 @@ export class ToolCallingAdvisor implements Advisor {
     chain: AdvisorChain,
     state: MutableToolLoopState,
     assembly: RoundAssembly,
-  ): Observable<LoopItem> {
+  ): LoopItem[] | Observable<LoopItem> {
     const response = this.afterRound(assembly.assembler.build(), state);
     state.usage.add(response.usage);
     if (response.metadata.id !== undefined) state.id = response.metadata.id;
     if (response.metadata.model !== undefined) state.model = response.metadata.model;
     const { emitToolEvents } = this.options;
-    const roundEnd: ChatChunk = {
-      type: 'round-end',
-      round: state.round,
-      finishReason: response.finishReason,
-    };
     if (!this.isEligible(response, state)) {
       const out: ChatChunk[] = assembly.held ?? [];
-      if (emitToolEvents) out.push(roundEnd);
-      return concat(from(out), this.finish$(state, response.finishReason));
+      if (emitToolEvents) out.push(roundEnd(state.round, response.finishReason));
+      for (const chunk of this.loopEnd(state, response.finishReason)) out.push(chunk);
+      return out;
     }
     const calls = response.message.toolCalls ?? [];
-    const offered = new Map(request.tools.map((tool) => [tool.name, tool]));
+    const offered = state.offeredTools(request.tools);
     const returnDirect =
       calls.length > 0 && calls.every((call) => offered.get(call.name)?.returnDirect === true);
     if (!returnDirect && state.round >= this.options.maxRounds) {
       throw new ToolLoopLimitError({ rounds: state.round, maxRounds: this.options.maxRounds });
     }
-    const out: ChatChunk[] = [];
-    if (emitToolEvents) {
-      // Calls the model sent only as deltas are announced once complete.
-      if (!assembly.sawToolCall) for (const call of calls) out.push({ type: 'tool-call', ...call });
-      out.push(roundEnd);
-    }
+    const round: ToolRound = { request, chain, state, response, calls, offered, returnDirect };
+    if (!emitToolEvents) return this.tools$(round);
+    // Calls the model sent only as deltas are announced once complete.
+    const announced: ChatChunk[] = assembly.sawToolCall
+      ? []
+      : calls.map((call): ChatChunk => ({ type: 'tool-call', ...call }));
+    announced.push(roundEnd(state.round, response.finishReason));
+    // The events go out before any tool starts.
     return concat(
-      from(out),
-      this.tools$(request, chain, state, response, calls, offered, returnDirect),
+      from(announced),
+      defer(() => {
+        const next = this.tools$(round);
+        return isObservable(next) ? next : from(next);
+      }),
     );
   }
 
-  private tools$(
-    request: ChatRequest,
-    chain: AdvisorChain,
-    state: MutableToolLoopState,
-    response: ChatResponse,
-    calls: readonly ToolCall[],
-    offered: ReadonlyMap<string, Tool>,
-    returnDirect: boolean,
-  ): Observable<LoopItem> {
-    const results = new Array<ToolMessage>(calls.length);
+  /** Runs the round's tools; what follows is the next round, or the end of the loop. */
+  private tools$(round: ToolRound): LoopItem[] | Observable<LoopItem> {
+    const { request, state, calls, offered } = round;
     const run: RunToolCallOptions = {
       tools: offered,
       values: request.toolContext,
@@ -282,31 +292,42 @@ export class ToolCallingAdvisor implements Advisor {
       errorContent: (error, call) => this.toolErrorContent(error, call, state),
       guard: (call) => this.countCall(call, state),
     };
-    const executed$ = from(calls).pipe(
-      mergeMap(
-        (call, index) => runToolCall(call, run).pipe(tap((message) => (results[index] = message))),
-        this.options.concurrency,
-      ),
-    );
-    const events$: Observable<LoopItem> = this.options.emitToolEvents
-      ? executed$.pipe(map(toToolResultChunk))
-      : executed$.pipe(ignoreElements());
+    const { results, finished, rest$ } = startToolCalls(calls, run, this.options.concurrency);
+    const { emitToolEvents } = this.options;
+    const out: LoopItem[] = [];
+    if (emitToolEvents) for (let i = 0; i < finished; i++) out.push(toToolResultChunk(results[i]));
+    if (rest$ === undefined) {
+      // Every tool answered at once: no subscription besides the one that emits `out`.
+      for (const item of this.afterTools(round, results)) out.push(item);
+      return out;
+    }
+    const events$: Observable<LoopItem> = emitToolEvents
+      ? rest$.pipe(map(toToolResultChunk))
+      : rest$.pipe(ignoreElements());
     return concat(
+      from(out),
       events$,
-      defer(() => {
-        state.messages.push(response.message, ...results);
-        request.context.set(ContextKeys.TOOL_LOOP_MESSAGES, state.messages.slice());
-        if (returnDirect && results.every((result) => result.isError !== true)) {
-          const text: ChatChunk = {
-            type: 'text-delta',
-            text: results.map((result) => result.content).join('\n'),
-          };
-          return concat(of(text), this.finish$(state, 'return-direct'));
-        }
-        const messages = this.nextRoundMessages(request, response, results, state);
-        return of(new LoopStep(this.round$(request.withMessages(messages), chain, state)));
-      }),
+      defer(() => from(this.afterTools(round, results))),
     );
+  }
+
+  /** Records the round and returns the next step, or the return-direct answer and the end. */
+  private afterTools(round: ToolRound, results: readonly ToolMessage[]): LoopItem[] {
+    const { request, chain, state, response, returnDirect } = round;
+    // One array per loop run, published once and grown every round: readers that need a
+    // snapshot slice it (memory does, when the stream completes).
+    if (state.messages.length === 0)
+      request.context.set(ContextKeys.TOOL_LOOP_MESSAGES, state.messages);
+    state.messages.push(response.message, ...results);
+    if (returnDirect && results.every((result) => result.isError !== true)) {
+      const text: ChatChunk = {
+        type: 'text-delta',
+        text: results.map((result) => result.content).join('\n'),
+      };
+      return [text, ...this.loopEnd(state, 'return-direct')];
+    }
+    const messages = this.nextRoundMessages(request, response, results, state);
+    return [new LoopStep(this.round$(request.withMessages(messages), chain, state))];
   }
 
   private countCall(call: ToolCall, state: MutableToolLoopState): void {
@@ -319,17 +340,14 @@ export class ToolCallingAdvisor implements Advisor {
     }
   }
 
-  private finish$(state: MutableToolLoopState, finishReason: FinishReason): Observable<ChatChunk> {
-    return defer(() => {
-      const initial: ToolLoopSummary = {
-        finishReason,
-        usage: state.usage.total,
-        rounds: state.round,
-      };
-      if (state.id !== undefined) initial.id = state.id;
-      if (state.model !== undefined) initial.model = state.model;
-      const summary = this.finalizeLoop(initial, state);
-      return from(finalChunks(summary));
-    });
+  private loopEnd(state: MutableToolLoopState, finishReason: FinishReason): ChatChunk[] {
+    const initial: ToolLoopSummary = {
+      finishReason,
+      usage: state.usage.total,
+      rounds: state.round,
+    };
+    if (state.id !== undefined) initial.id = state.id;
+    if (state.model !== undefined) initial.model = state.model;
+    return finalChunks(this.finalizeLoop(initial, state));
   }
 }

@@ -2,6 +2,7 @@ import type { FinishReason } from '../core/chat-chunk.js';
 import type { Message } from '../core/message.js';
 import type { Usage } from '../core/usage.js';
 import { UsageAccumulator } from '../core/usage-accumulator.js';
+import type { Tool } from './tool.js';
 
 /**
  * What a `ToolCallingAdvisor` knows about one running loop (one subscription), as its
@@ -40,8 +41,19 @@ export class MutableToolLoopState implements ToolLoopState {
   readonly toolCallCounts = new Map<string, number>();
   id: string | undefined;
   model: string | undefined;
+  private offered: ReadonlyMap<string, Tool> | undefined;
+  private offeredFrom: readonly Tool[] | undefined;
 
   constructor(readonly context: Map<string, unknown>) {}
+
+  /** The request's tools by name; rebuilt only when a round offers a different list. */
+  offeredTools(tools: readonly Tool[]): ReadonlyMap<string, Tool> {
+    if (this.offered === undefined || tools !== this.offeredFrom) {
+      this.offered = new Map(tools.map((tool) => [tool.name, tool]));
+      this.offeredFrom = tools;
+    }
+    return this.offered;
+  }
 }
 
 /**

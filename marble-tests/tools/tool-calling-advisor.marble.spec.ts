@@ -273,6 +273,56 @@ describe('ToolCallingAdvisor (marble)', () => {
     });
   });
 
+  it('answers synchronous tools at once and keeps concurrency 1 around an asynchronous one', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const started: string[] = [];
+      const syncTool = (name: string): Tool =>
+        tool({
+          name,
+          description: name,
+          parameters: {},
+          execute: () => {
+            started.push(`${name}@${testScheduler.now()}`);
+            return name.toUpperCase();
+          },
+        });
+      const round1 = cold('-(abcf|)', {
+        a: call('c1', 'first'),
+        b: call('c2', 'slow'),
+        c: call('c3', 'last'),
+        f: finish('tool-calls'),
+      });
+      const round2 = cold('        -----(f|)', { f: finish('stop') });
+      const slow$ = cold('    -------(s|)', { s: 'SLOW' });
+      const model = MockChatModel.fromStreams([round1, round2]);
+      const tools = [syncTool('first'), streamTool('slow', slow$).tool, syncTool('last')];
+      expectObservable(loop$(model, tools, { concurrency: 1, emitToolEvents: true })).toBe(
+        's(abce1)(23t)(fmuy|)',
+        {
+          s: { type: 'round-start', round: 1 },
+          a: call('c1', 'first'),
+          b: call('c2', 'slow'),
+          c: call('c3', 'last'),
+          e: { type: 'round-end', round: 1, finishReason: 'tool-calls' },
+          1: { type: 'tool-result', id: 'c1', name: 'first', content: 'FIRST' },
+          2: { type: 'tool-result', id: 'c2', name: 'slow', content: 'SLOW' },
+          3: { type: 'tool-result', id: 'c3', name: 'last', content: 'LAST' },
+          t: { type: 'round-start', round: 2 },
+          f: { type: 'round-end', round: 2, finishReason: 'stop' },
+          m: meta(2),
+          u: total(),
+          y: finish('stop'),
+        },
+      );
+      expectSubscriptions(slow$.subscriptions).toBe('-^------!');
+      testScheduler.flush();
+      // The last tool waits for the slow one: concurrency 1 counts it.
+      expect(started).toEqual(['first@1', 'last@8']);
+      const results = model.requests[1].messages.filter((m): m is ToolMessage => m.role === 'tool');
+      expect(results.map((m) => m.content)).toEqual(['FIRST', 'SLOW', 'LAST']);
+    });
+  });
+
   it('with emitToolEvents sends round markers, tool calls and each tool result as it finishes', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const round1 = cold('-(cf|)', { c: call('c1', 'now'), f: finish('tool-calls') });

@@ -12,7 +12,7 @@ import { ProviderError } from '../../lib/errors/provider-error';
 import { ToolLoopLimitError } from '../../lib/errors/tool-loop-limit-error';
 import { MockChatModel } from '../../lib/testing/mock-chat-model';
 import type { MockRound } from '../../lib/testing/mock-round';
-import type { Tool } from '../../lib/tools/tool';
+import type { Tool, ToolContext } from '../../lib/tools/tool';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import type { ToolCallingAdvisorOptions } from '../../lib/tools/tool-calling-advisor-options';
 import { tool } from '../../lib/tools/tool-fn';
@@ -730,6 +730,27 @@ describe('ToolCallingAdvisor', () => {
       await flushPromises();
       expect(received).toEqual([]);
       expect(model.calls).toBe(1);
+    });
+
+    it('aborts the signal of a tool that handed it on before returning a Promise', async () => {
+      let seen: ToolContext | undefined;
+      const hang = tool({
+        name: 'hang',
+        description: 'Never finishes',
+        parameters: {},
+        // Spreading the context reads every field, the signal included.
+        execute: (_args, context) => {
+          seen = { ...context };
+          return new Promise<string>(() => undefined);
+        },
+      });
+      const model = MockChatModel.script([{ toolCalls: [{ name: 'hang' }] }, ANSWER]);
+      const subscription = client(model, [hang]).prompt('x').stream().chunks().subscribe();
+      await flushPromises();
+      expect(seen?.signal).toBeInstanceOf(AbortSignal);
+      expect(seen?.signal.aborted).toBe(false);
+      subscription.unsubscribe();
+      expect(seen?.signal.aborted).toBe(true);
     });
 
     it('does not abort the signal of a tool that finished', async () => {

@@ -1,0 +1,78 @@
+import { isObservable, Observable, type Subscription } from 'rxjs';
+
+/**
+ * The values of `source$` that pass `keep`, then, once it completes, the values `then()`
+ * returns: an array is emitted on the spot, an Observable is subscribed to. The same as
+ * `concat(source$.pipe(filter(keep)), defer(() => from(then())))` in one subscription, for
+ * the tool loop's rounds (a round's chunks, then what the round's end decides), which run
+ * once per model call. Errors from `source$`, `keep`, `then` or the returned Observable
+ * are the stream's error; unsubscribing tears down whichever part is running.
+ *
+ * ```
+ * source$: --a--b--c--|          keep: not b
+ * then():             (xy|)      an array, or an Observable
+ * result:  --a-----c--(xy|)
+ * ```
+ *
+ * @internal
+ * @example
+ * ```ts
+ * filterThen(chain.next(request), assembly.forward, () => endRound(assembly));
+ * ```
+ * @param source$ The values to filter.
+ * @param keep Whether a value of `source$` goes on.
+ * @param then Called once `source$` completes; what follows.
+ * @returns A cold Observable.
+ */
+export function filterThen<T, R>(
+  source$: Observable<T>,
+  keep: (value: T) => boolean,
+  then: () => readonly R[] | Observable<R>,
+): Observable<T | R> {
+  return new Observable<T | R>((subscriber) => {
+    let tail: Subscription | undefined;
+    const follow = (rest$: Observable<R>): void => {
+      tail = rest$.subscribe({
+        next: (value) => subscriber.next(value),
+        error: (err: unknown) => subscriber.error(err),
+        complete: () => subscriber.complete(),
+      });
+    };
+    const head = source$.subscribe({
+      next: (value) => {
+        if (subscriber.closed) return;
+        let kept: boolean;
+        try {
+          kept = keep(value);
+        } catch (err) {
+          subscriber.error(err);
+          return;
+        }
+        if (kept) subscriber.next(value);
+      },
+      error: (err: unknown) => subscriber.error(err),
+      complete: () => {
+        let rest: readonly R[] | Observable<R>;
+        try {
+          rest = then();
+        } catch (err) {
+          subscriber.error(err);
+          return;
+        }
+        if (isObservable(rest)) {
+          follow(rest);
+          return;
+        }
+        for (const value of rest) {
+          if (subscriber.closed) return;
+          subscriber.next(value);
+        }
+        subscriber.complete();
+      },
+    });
+    return () => {
+      head.unsubscribe();
+      tail?.unsubscribe();
+    };
+  });
+}
