@@ -172,5 +172,18 @@ describe('bad tool input: an error result the model sees, then the loop recovers
       expect(ToolExecutionError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ toolName: 'lookup', toolCallId: 'k', cause: boom });
     });
+
+    it('fails the stream with ToolExecutionError when the tool rejects later', async () => {
+      const boom = new Error('boom later');
+      const failing = tool({
+        name: 'lookup',
+        description: '',
+        parameters: {},
+        execute: () => Promise.reject(boom),
+      });
+      const error = await failure({ id: 'k', name: 'lookup' }, [failing]);
+      expect(ToolExecutionError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ toolName: 'lookup', toolCallId: 'k', cause: boom });
+    });
   });
 });
