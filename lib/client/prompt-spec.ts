@@ -7,6 +7,7 @@ import { ChatRequest } from '../core/chat-request.js';
 import type { Message } from '../core/message.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { Tool } from '../tools/tool.js';
+import { uniqueTools } from '../tools/unique-tools.js';
 import { CallResponseSpec } from './call-response-spec.js';
 import type { ClientDefaults } from './client-defaults.js';
 import { resolveAdvisors } from './resolve-advisors.js';
@@ -181,7 +182,7 @@ export class PromptSpec {
     return ChatRequest.create({
       messages,
       options: { ...defaults.options, ...state.options },
-      tools: [...defaults.tools, ...state.tools, ...this.lookupTools()],
+      tools: uniqueTools([...defaults.tools, ...state.tools, ...this.lookupTools()]),
       context: new Map(Object.entries({ ...defaults.advisorParams, ...state.advisorParams })),
       toolContext: { ...defaults.toolContext, ...state.toolContext },
     });

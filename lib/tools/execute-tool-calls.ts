@@ -3,6 +3,7 @@ import type { ToolCall, ToolMessage } from '../core/message.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { runToolCall, type ToolErrorPolicy } from './run-tool-call.js';
 import type { Tool } from './tool.js';
+import { toolsByName } from './unique-tools.js';
 
 /**
  * Options of {@link executeToolCalls}.
@@ -54,7 +55,7 @@ export function executeToolCalls(options: ExecuteToolCallsOptions): Observable<T
       expected: 'a number of at least 1',
     });
   }
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const byName = toolsByName(tools);
   return defer(() =>
     from(toolCalls).pipe(
       mergeMap(

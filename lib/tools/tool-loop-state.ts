@@ -3,6 +3,7 @@ import type { Message } from '../core/message.js';
 import type { Usage } from '../core/usage.js';
 import { UsageAccumulator } from '../core/usage-accumulator.js';
 import type { Tool } from './tool.js';
+import { toolsByName } from './unique-tools.js';
 
 /**
  * What a `ToolCallingAdvisor` knows about one running loop (one subscription), as its
@@ -46,10 +47,13 @@ export class MutableToolLoopState implements ToolLoopState {
 
   constructor(readonly context: Map<string, unknown>) {}
 
-  /** The request's tools by name; rebuilt only when a round offers a different list. */
+  /**
+   * The request's tools by name; rebuilt only when a round offers a different list. Two
+   * different tools with one name (an advisor added one) fail the round.
+   */
   offeredTools(tools: readonly Tool[]): ReadonlyMap<string, Tool> {
     if (this.offered === undefined || tools !== this.offeredFrom) {
-      this.offered = new Map(tools.map((tool) => [tool.name, tool]));
+      this.offered = toolsByName(tools);
       this.offeredFrom = tools;
     }
     return this.offered;

@@ -1,0 +1,49 @@
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import type { Tool } from './tool.js';
+
+/**
+ * The tools of one call by name: a tool listed twice (as a default and again on the call)
+ * counts once; two different tools with one name are an `InvalidOptionsError`, since the
+ * model could not tell them apart and providers reject repeated function names.
+ * @internal
+ * @example
+ * ```ts
+ * const byName = toolsByName([getTime, getTime]); // Map { 'getTime' => getTime }
+ * ```
+ * @param tools The tools offered, in order.
+ * @returns The tools keyed by name, in first-seen order.
+ */
+export function toolsByName(tools: readonly Tool[]): Map<string, Tool> {
+  const byName = new Map<string, Tool>();
+  for (const tool of tools) {
+    const known = byName.get(tool.name);
+    if (known === undefined) byName.set(tool.name, tool);
+    else if (known !== tool) throw duplicateName(tool.name);
+  }
+  return byName;
+}
+
+/**
+ * `tools` without repeats of the same tool; throws `InvalidOptionsError` for two different
+ * tools with one name (see {@link toolsByName}). Returns `tools` itself when nothing repeats.
+ * @internal
+ * @example
+ * ```ts
+ * uniqueTools([getTime, lookup, getTime]); // [getTime, lookup]
+ * ```
+ * @param tools The tools offered, in order.
+ * @returns The tools, each once.
+ */
+export function uniqueTools(tools: readonly Tool[]): readonly Tool[] {
+  if (tools.length < 2) return tools;
+  const byName = toolsByName(tools);
+  return byName.size === tools.length ? tools : [...byName.values()];
+}
+
+function duplicateName(name: string): InvalidOptionsError {
+  return new InvalidOptionsError({
+    option: 'tools',
+    value: name,
+    expected: `one tool per name (two different tools are named "${name}"; rename one)`,
+  });
+}
