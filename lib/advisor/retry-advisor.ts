@@ -6,56 +6,27 @@ import { ProviderError } from '../errors/provider-error.js';
 import type { Advisor, AdvisorChain } from './advisor.js';
 import { Order } from './order.js';
 import { recursiveAdvisor, type RecursionState, type RecursionStep } from './recursive-advisor.js';
+import type { RetryAdvisorOptions, RetryBackoff } from './retry-advisor-options.js';
 
-/**
- * How long to wait before each retry: exponential (`initialDelay * factor^(n-1)`, capped at
- * `maxDelay`) or a function of the failed attempt (from 1) and its error.
- *
- * @example
- * ```ts
- * import { RetryAdvisor, type RetryBackoff } from 'rx-advisors';
- * const linear: RetryBackoff = (attempt) => attempt * 1000;
- * new RetryAdvisor({ backoff: linear });
- * ```
- */
-export type RetryBackoff =
-  | { initialDelay?: number; factor?: number; maxDelay?: number }
-  | ((attempt: number, error: unknown) => number);
+export type { RetryAdvisorOptions, RetryBackoff } from './retry-advisor-options.js';
 
-/**
- * Options of {@link RetryAdvisor}.
- *
- * @example
- * ```ts
- * import { RetryAdvisor, type RetryAdvisorOptions } from 'rx-advisors';
- * const options: RetryAdvisorOptions = { maxAttempts: 5, backoff: { initialDelay: 250, maxDelay: 4000 } };
- * new RetryAdvisor(options);
- * ```
- */
-export interface RetryAdvisorOptions {
-  /** Model calls in all, the first one included; default 3. */
-  maxAttempts?: number;
-  /** Default `{ initialDelay: 500, factor: 2, maxDelay: 10_000 }` (milliseconds, RxJS time). */
-  backoff?: RetryBackoff;
-  /** Also retry when the answer is empty (no text, no tool calls); default `true`. */
-  retryOnEmpty?: boolean;
-  /** Which errors to retry; default: a `ProviderError` whose `retryable` is true. */
-  isRetryable?: (error: unknown) => boolean;
-  /**
-   * Default `Order.LOWEST_PRECEDENCE - 1000`: next to the model, inside the tool loop, so a
-   * failed model call is retried alone (tools that already ran are not run again).
-   */
-  order?: number;
-  /** Default `'retry'`. */
-  name?: string;
-}
+/** Milliseconds to wait before the next attempt, or `undefined` to give up. */
+type DelayPolicy = (attempt: number, error: unknown) => number | undefined;
 
 /**
  * Runs the rest of the chain again when it fails with a retryable `ProviderError` (429,
  * 5xx, dropped connection) or answers with nothing, after a backoff in RxJS time (so
- * `TestScheduler` runs it in virtual time and unsubscribing cancels the wait). Usage is
- * summed over attempts; a `retry` chunk marks each new attempt. When attempts run out the
- * last error is re-thrown (an empty last answer is returned as is).
+ * `TestScheduler` runs it in virtual time and unsubscribing cancels the wait). The backoff
+ * is exponential with jitter; a provider's Retry-After (`ProviderError.retryAfter`) is
+ * waited at least, unless it exceeds `maxDelay`, which ends the retries. Usage is summed
+ * over attempts; a `retry` chunk marks each new attempt (sent before the wait). When
+ * attempts run out the last error is re-thrown (an empty last answer is returned as is).
+ *
+ * ```
+ * attempt 1:  -a#                   #: 429 with retryAfter 30 ms
+ * attempt 2:                         -b-f|
+ * result:     -ar 29ms               -b--(muf|)
+ * ```
  *
  * @example
  * ```ts
@@ -73,11 +44,10 @@ export class RetryAdvisor implements Advisor {
   readonly order: number;
   private readonly delegate: Advisor;
 
-  /** @param options Attempts, backoff, what to retry, order and name. */
+  /** @param options Attempts, backoff, jitter, Retry-After handling, what to retry, order and name. */
   constructor(options: RetryAdvisorOptions = {}) {
     const {
       maxAttempts = 3,
-      backoff = {},
       retryOnEmpty = true,
       isRetryable = isRetryableProviderError,
       order = RetryAdvisor.DEFAULT_ORDER,
@@ -90,7 +60,7 @@ export class RetryAdvisor implements Advisor {
         expected: 'an integer of at least 1',
       });
     }
-    const delayOf = backoffFunction(backoff);
+    const delayOf = delayPolicy(options);
     this.name = name;
     this.order = order;
     this.delegate = recursiveAdvisor({
@@ -101,12 +71,14 @@ export class RetryAdvisor implements Advisor {
         if (attempt >= maxAttempts) return undefined;
         if (response === undefined) {
           if (!isRetryable(error)) return undefined;
-          return { request, delay: delayOf(attempt, error), reason: describe(error) };
+          const delay = delayOf(attempt, error);
+          return delay === undefined ? undefined : { request, delay, reason: describe(error) };
         }
         if (!retryOnEmpty || response.text.trim() !== '' || response.message.toolCalls) {
           return undefined;
         }
-        return { request, delay: delayOf(attempt, undefined), reason: 'empty answer' };
+        const delay = delayOf(attempt, undefined);
+        return delay === undefined ? undefined : { request, delay, reason: 'empty answer' };
       },
     });
   }
@@ -126,19 +98,84 @@ function isRetryableProviderError(error: unknown): boolean {
   return ProviderError.isInstance(error) && error.retryable;
 }
 
-function backoffFunction(backoff: RetryBackoff): (attempt: number, error: unknown) => number {
+/**
+ * The wait before a retry: the backoff (exponential and jittered, or the caller's function),
+ * raised to the error's Retry-After, cut to `maxDelay`; a Retry-After above `maxDelay` gives up,
+ * because retrying before the provider's time only spends another request on a certain 429.
+ */
+function delayPolicy(options: RetryAdvisorOptions): DelayPolicy {
+  const {
+    backoff = {},
+    jitter = 0.5,
+    random = Math.random,
+    maxDelay = 60_000,
+    respectRetryAfter = true,
+  } = options;
+  checkNumber('maxDelay', maxDelay, 0, Infinity);
+  checkNumber('jitter', jitter, 0, 1);
+  if (typeof random !== 'function') {
+    throw new InvalidOptionsError({
+      option: 'random',
+      value: random,
+      expected: 'a function returning a number in [0, 1]',
+    });
+  }
+  if (typeof respectRetryAfter !== 'boolean') {
+    throw new InvalidOptionsError({
+      option: 'respectRetryAfter',
+      value: respectRetryAfter,
+      expected: 'true or false',
+    });
+  }
+  const backoffOf = backoffFunction(backoff, jitter, random);
+  return (attempt, error) => {
+    const retryAfter =
+      respectRetryAfter && ProviderError.isInstance(error) ? error.retryAfter : undefined;
+    if (retryAfter !== undefined && retryAfter > maxDelay) return undefined;
+    const delay = backoffOf(attempt, error);
+    if (typeof delay !== 'number' || !(delay >= 0)) {
+      throw new InvalidOptionsError({
+        option: 'backoff',
+        value: delay,
+        expected: 'a backoff function that returns a number of milliseconds of at least 0',
+      });
+    }
+    // Whole milliseconds, rounded up so a Retry-After is never cut short.
+    return Math.ceil(Math.min(maxDelay, Math.max(delay, retryAfter ?? 0)));
+  };
+}
+
+function backoffFunction(
+  backoff: RetryBackoff,
+  jitter: number,
+  random: () => number,
+): (attempt: number, error: unknown) => number {
   if (typeof backoff === 'function') return backoff;
   const { initialDelay = 500, factor = 2, maxDelay = 10_000 } = backoff;
-  for (const [option, value] of [
-    ['backoff.initialDelay', initialDelay],
-    ['backoff.factor', factor],
-    ['backoff.maxDelay', maxDelay],
-  ] as const) {
-    if (typeof value !== 'number' || !(value >= 0)) {
-      throw new InvalidOptionsError({ option, value, expected: 'a number of at least 0' });
+  checkNumber('backoff.initialDelay', initialDelay, 0, Infinity);
+  checkNumber('backoff.factor', factor, 0, Infinity);
+  checkNumber('backoff.maxDelay', maxDelay, 0, Infinity);
+  return (attempt) => {
+    const delay = Math.min(maxDelay, initialDelay * factor ** (attempt - 1));
+    if (jitter === 0) return delay;
+    const r = random();
+    if (typeof r !== 'number' || !(r >= 0 && r <= 1)) {
+      throw new InvalidOptionsError({
+        option: 'random',
+        value: r,
+        expected: 'a number in [0, 1] from random()',
+      });
     }
+    return delay * (1 - jitter * r);
+  };
+}
+
+function checkNumber(option: string, value: unknown, min: number, max: number): void {
+  if (typeof value !== 'number' || !(value >= min && value <= max)) {
+    const expected =
+      max === Infinity ? `a number of at least ${min}` : `a number from ${min} to ${max}`;
+    throw new InvalidOptionsError({ option, value, expected });
   }
-  return (attempt) => Math.min(maxDelay, initialDelay * factor ** (attempt - 1));
 }
 
 function describe(error: unknown): string {

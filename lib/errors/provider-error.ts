@@ -12,6 +12,11 @@ export interface ProviderErrorOptions {
   status?: number;
   /** Whether trying again later may succeed (429, 5xx, connection resets). */
   retryable?: boolean;
+  /**
+   * How long the provider asked to wait before trying again, in milliseconds (from the
+   * `retry-after-ms` or `retry-after` response header). Anything but a finite number of at least 0 is dropped.
+   */
+  retryAfter?: number;
   /** The SDK's own error. */
   cause?: unknown;
 }
@@ -26,7 +31,9 @@ export interface ProviderErrorOptions {
  *
  * client.prompt('hi').call().content().subscribe({
  *   error: (error) => {
- *     if (ProviderError.isInstance(error) && error.retryable) console.log('try again later', error.status);
+ *     if (ProviderError.isInstance(error) && error.retryable) {
+ *       console.log('try again in', error.retryAfter ?? 'a while', 'ms; HTTP', error.status);
+ *     }
  *   },
  * });
  * ```
@@ -38,14 +45,24 @@ export class ProviderError extends RxAdvisorsError {
   readonly status: number | undefined;
   /** Whether a retry may succeed. */
   readonly retryable: boolean;
+  /**
+   * Milliseconds the provider asked to wait before a retry (its `retry-after-ms` or
+   * `retry-after` header); `undefined` when it did not say. `RetryAdvisor` waits at least this long.
+   */
+  readonly retryAfter: number | undefined;
 
-  /** @param options Provider, message, status, retryable and cause. */
+  /** @param options Provider, message, status, retryable, retryAfter and cause. */
   constructor(options: ProviderErrorOptions) {
     super(`${options.provider}: ${options.message}`, { cause: options.cause });
     Object.defineProperty(this, MARKER, { value: true });
     this.provider = options.provider;
     this.status = options.status;
     this.retryable = options.retryable ?? false;
+    const { retryAfter } = options;
+    this.retryAfter =
+      typeof retryAfter === 'number' && Number.isFinite(retryAfter) && retryAfter >= 0
+        ? retryAfter
+        : undefined;
   }
 
   /**

@@ -33,7 +33,7 @@ describe('RetryAdvisor (marble)', () => {
       const attempt2 = cold('--#', values, overloaded);
       const attempt3 = cold('-b-f|', values);
       const model = MockChatModel.fromStreams([attempt1, attempt2, attempt3]);
-      const retry = new RetryAdvisor({ backoff: { initialDelay: 10, factor: 2 } });
+      const retry = new RetryAdvisor({ backoff: { initialDelay: 10, factor: 2 }, jitter: 0 });
       const chunks$ = ChatClient.builder(model)
         .defaultAdvisors(retry)
         .build()

@@ -1,5 +1,6 @@
 import { ProviderError } from '../../errors/provider-error.js';
 import { redactSecrets } from './redact-secrets.js';
+import { retryAfterFromHeaders } from './retry-after-from-headers.js';
 
 /** Options of {@link toProviderError}. */
 export interface ToProviderErrorOptions {
@@ -27,6 +28,7 @@ const CONNECTION_PATTERN =
 
 interface SdkErrorLike {
   status?: unknown;
+  headers?: unknown;
   type?: unknown;
   code?: unknown;
   error?: unknown;
@@ -36,7 +38,8 @@ interface SdkErrorLike {
 
 /**
  * Turns whatever an SDK call or its stream threw into a {@link ProviderError}: HTTP errors
- * (with status; 408/409/429/5xx retryable), connection failures and resets (retryable),
+ * (with status; 408/409/429/5xx retryable; `retryAfter` from the response's `retry-after-ms`
+ * or `retry-after` header), connection failures and resets (retryable),
  * error events inside the stream (retryable when the provider's type says so) and
  * malformed stream data (not retryable). The SDK's error becomes the `cause`; API keys
  * are redacted from the message.
@@ -48,12 +51,18 @@ interface SdkErrorLike {
 export function toProviderError(error: unknown, options: ToProviderErrorOptions): ProviderError {
   if (ProviderError.isInstance(error)) return error;
   const { provider, secrets } = options;
-  const make = (message: string, status: number | undefined, retryable: boolean): ProviderError =>
+  const make = (
+    message: string,
+    status: number | undefined,
+    retryable: boolean,
+    retryAfter?: number,
+  ): ProviderError =>
     new ProviderError({
       provider,
       message: redactSecrets(message, secrets),
       ...(status === undefined ? {} : { status }),
       retryable,
+      ...(retryAfter === undefined ? {} : { retryAfter }),
       cause: error,
     });
 
@@ -64,7 +73,13 @@ export function toProviderError(error: unknown, options: ToProviderErrorOptions)
   if (typeof sdkError.status === 'number') {
     const status = sdkError.status;
     const retryable = RETRYABLE_STATUSES.has(status) || status >= 500;
-    return make(`the request failed with HTTP ${status}: ${detail.message}`, status, retryable);
+    const retryAfter = retryAfterFromHeaders(sdkError.headers, Date.now());
+    return make(
+      `the request failed with HTTP ${status}: ${detail.message}`,
+      status,
+      retryable,
+      retryAfter,
+    );
   }
   if (error instanceof SyntaxError) {
     return make(`the stream sent malformed data (${error.message})`, undefined, false);
