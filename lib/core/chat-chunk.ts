@@ -28,8 +28,23 @@ export interface ReasoningDeltaChunk {
 }
 
 /**
- * A complete reasoning block, emitted once it ends, with the provider's signature when
- * there is one; the aggregated assistant message keeps it for the next round.
+ * A complete reasoning block, emitted once it ends, with what the provider needs to get it
+ * back: Anthropic's `signature` or `redactedData`, OpenAI Responses' item `id` and
+ * `encryptedContent`. The aggregated assistant message keeps it (as a {@link ReasoningPart})
+ * for the next round; its text was streamed before as `reasoning-delta` chunks.
+ *
+ * @example
+ * ```ts
+ * import type { ReasoningChunk } from 'rx-advisors';
+ *
+ * const anthropic: ReasoningChunk = { type: 'reasoning', text: 'Let me think…', signature: 'EqQB…' };
+ * const openAi: ReasoningChunk = {
+ *   type: 'reasoning',
+ *   text: '**Planning the calculation**',
+ *   id: 'rs_0183…',
+ *   encryptedContent: 'gAAAAABpPDIV…',
+ * };
+ * ```
  */
 export interface ReasoningChunk extends ReasoningPart {
   type: 'reasoning';

@@ -18,16 +18,55 @@ export interface ToolCall {
 }
 
 /**
- * One block of model reasoning, kept so that providers that require it (Anthropic
- * extended thinking) can be sent it back in the next round.
+ * One block of model reasoning, kept so that providers that require it can be sent it back
+ * in the next round: Anthropic extended thinking (`signature`, `redactedData`) and OpenAI
+ * Responses reasoning items (`id`, `encryptedContent`). Each adapter sends back only the
+ * parts it understands and ignores the fields of other providers.
+ *
+ * @example
+ * ```ts
+ * import type { ReasoningPart } from 'rx-advisors';
+ *
+ * // An Anthropic thinking block:
+ * const thinking: ReasoningPart = { text: 'The user wants…', signature: 'EqQBCgIYAhIM…' };
+ * // An OpenAI Responses reasoning item (asked for with `include: ['reasoning.encrypted_content']`):
+ * const item: ReasoningPart = {
+ *   text: '**Planning the calculation**',
+ *   id: 'rs_0183…',
+ *   encryptedContent: 'gAAAAABpPDIV…',
+ * };
+ * ```
  */
 export interface ReasoningPart {
-  /** The reasoning text (empty for redacted blocks). */
+  /** The reasoning text (empty for redacted blocks); for OpenAI, the reasoning summary. */
   text: string;
-  /** The provider's signature over the block, when it sends one. */
+  /** The provider's signature over the block, when it sends one (Anthropic). */
   signature?: string;
-  /** Opaque redacted reasoning data, when the provider redacted the block. */
+  /** Opaque redacted reasoning data, when the provider redacted the block (Anthropic). */
   redactedData?: string;
+  /**
+   * The provider's id of the reasoning item (OpenAI Responses: `rs_…`). The Responses
+   * adapter sends a part back as a `reasoning` input item only when it has an id.
+   *
+   * @example
+   * ```ts
+   * import type { ReasoningPart } from 'rx-advisors';
+   * const part: ReasoningPart = { text: '', id: 'rs_0183…' };
+   * ```
+   */
+  id?: string;
+  /**
+   * The provider's encrypted reasoning (OpenAI Responses: the item's `encrypted_content`),
+   * opaque and only meaningful to the provider that sent it. With it, the reasoning can be
+   * sent back without server-side state (`store: false`, zero data retention).
+   *
+   * @example
+   * ```ts
+   * import type { ReasoningPart } from 'rx-advisors';
+   * const part: ReasoningPart = { text: '', id: 'rs_0183…', encryptedContent: 'gAAAAABpPDIV…' };
+   * ```
+   */
+  encryptedContent?: string;
 }
 
 /**

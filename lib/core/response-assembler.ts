@@ -158,6 +158,8 @@ function toReasoningPart(chunk: ReasoningPart): ReasoningPart {
   const part: ReasoningPart = { text: chunk.text };
   if (chunk.signature !== undefined) part.signature = chunk.signature;
   if (chunk.redactedData !== undefined) part.redactedData = chunk.redactedData;
+  if (chunk.id !== undefined) part.id = chunk.id;
+  if (chunk.encryptedContent !== undefined) part.encryptedContent = chunk.encryptedContent;
   return part;
 }
 

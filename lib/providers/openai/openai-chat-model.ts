@@ -61,6 +61,29 @@ export interface OpenAiChatModelOptions {
    * it off only for a compatible server that rejects the field.
    */
   includeUsage?: boolean;
+  /**
+   * Responses API only: ask for each reasoning item's encrypted content
+   * (`include: ['reasoning.encrypted_content']`), so that the tool loop can send the
+   * reasoning back without server-side state. `true` always, `false` never; by default
+   * only when the call sends `store: false` or a `reasoning` configuration (through
+   * `options.extra`), because models without reasoning (gpt-4o, gpt-4.1) reject the field.
+   *
+   * @example
+   * ```ts
+   * import OpenAI from 'openai';
+   * import { OpenAiChatModel } from 'rx-advisors/openai';
+   *
+   * // Zero data retention: nothing is stored, reasoning goes back encrypted.
+   * const model = new OpenAiChatModel({
+   *   client: new OpenAI(),
+   *   model: 'gpt-5.1',
+   *   api: 'responses',
+   *   includeEncryptedReasoning: true,
+   *   options: { extra: { store: false } },
+   * });
+   * ```
+   */
+  includeEncryptedReasoning?: boolean;
 }
 
 const APIS: readonly OpenAiApi[] = ['chat', 'responses'];
@@ -97,6 +120,7 @@ export class OpenAiChatModel implements ChatModel {
   private readonly defaults: ChatOptions | undefined;
   private readonly maxTokensField: 'max_completion_tokens' | 'max_tokens';
   private readonly includeUsage: boolean;
+  private readonly includeEncryptedReasoning: boolean | undefined;
   private readonly secrets: string[];
 
   /** @param options The client, the model name and the API; see {@link OpenAiChatModelOptions}. */
@@ -125,6 +149,14 @@ export class OpenAiChatModel implements ChatModel {
         expected: "'max_completion_tokens' or 'max_tokens'",
       });
     }
+    const encrypted = given.includeEncryptedReasoning;
+    if (encrypted !== undefined && typeof encrypted !== 'boolean') {
+      throw new InvalidOptionsError({
+        option: 'includeEncryptedReasoning',
+        value: encrypted,
+        expected: 'true, false or undefined (the default: only with store: false or reasoning)',
+      });
+    }
     this.client = options.client;
     this.model = options.model;
     this.api = api;
@@ -132,6 +164,7 @@ export class OpenAiChatModel implements ChatModel {
     this.defaults = given.options;
     this.maxTokensField = field;
     this.includeUsage = given.includeUsage ?? true;
+    this.includeEncryptedReasoning = encrypted;
     this.secrets = clientSecrets(options.client);
   }
 
@@ -146,7 +179,10 @@ export class OpenAiChatModel implements ChatModel {
       return translateStream({
         events$: sdkEventStream((signal) =>
           this.client.responses.create(
-            responsesBody(request, mergeOptions(this.defaults, request.options), this.model),
+            responsesBody(request, mergeOptions(this.defaults, request.options), {
+              model: this.model,
+              includeEncryptedReasoning: this.includeEncryptedReasoning,
+            }),
             { signal },
           ),
         ),

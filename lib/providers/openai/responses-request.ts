@@ -1,29 +1,53 @@
 import type OpenAI from 'openai';
 import type { ChatOptions, ResponseFormat, ToolChoice } from '../../core/chat-options.js';
 import type { ChatRequest } from '../../core/chat-request.js';
-import type { Message } from '../../core/message.js';
+import type { Message, ReasoningPart } from '../../core/message.js';
 
 type ResponseCreateParamsStreaming = OpenAI.Responses.ResponseCreateParamsStreaming;
 type ResponseInputItem = OpenAI.Responses.ResponseInputItem;
 
+const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
+
+/**
+ * The model-level settings the Responses body needs.
+ * @internal
+ */
+export interface ResponsesSettings {
+  /** The model's default model name. */
+  model: string;
+  /**
+   * Whether to ask for `reasoning.encrypted_content`: `true` always, `false` never,
+   * `undefined` when the body sends `store: false` or a `reasoning` configuration.
+   */
+  includeEncryptedReasoning: boolean | undefined;
+}
+
 /**
  * The Responses API streaming body for a request. Stateless: the whole history is sent as
- * input items (tool calls as `function_call`, results as `function_call_output`).
+ * input items (tool calls as `function_call`, results as `function_call_output`, and the
+ * reasoning items of the tool loop in progress as `reasoning` items before the calls they
+ * led to).
  * @internal
  * @param request The provider-neutral request.
  * @param options The call's merged options.
- * @param model The model's default model name.
+ * @param settings The model's settings.
  * @returns The body for `client.responses.create`.
  */
 export function responsesBody(
   request: ChatRequest,
   options: ChatOptions,
-  model: string,
+  settings: ResponsesSettings,
 ): ResponseCreateParamsStreaming {
+  const extra = options.extra;
+  const stateless = extra?.['store'] === false;
   const input: ResponseInputItem[] = [];
-  for (const message of request.messages) appendInput(input, message);
+  const messages = request.messages;
+  const lastUser = lastUserIndex(messages);
+  for (let index = 0; index < messages.length; index++) {
+    appendInput(input, messages[index], index > lastUser, stateless);
+  }
   const body: ResponseCreateParamsStreaming = {
-    model: options.model ?? model,
+    model: options.model ?? settings.model,
     input,
     stream: true,
   };
@@ -43,18 +67,35 @@ export function responsesBody(
   if (options.temperature !== undefined) body.temperature = options.temperature;
   if (options.topP !== undefined) body.top_p = options.topP;
   if (options.maxTokens !== undefined) body.max_output_tokens = options.maxTokens;
-  return options.extra === undefined ? body : { ...body, ...options.extra, stream: true };
+  const merged = extra === undefined ? body : { ...body, ...extra, stream: true as const };
+  const wantEncrypted =
+    settings.includeEncryptedReasoning ??
+    (stateless || (typeof extra?.['reasoning'] === 'object' && extra['reasoning'] !== null));
+  if (wantEncrypted) merged.include = withEncryptedReasoning(merged.include);
+  return merged;
 }
 
-function appendInput(input: ResponseInputItem[], message: Message): void {
+function appendInput(
+  input: ResponseInputItem[],
+  message: Message,
+  inCurrentTurn: boolean,
+  stateless: boolean,
+): void {
   switch (message.role) {
     case 'system':
     case 'user':
       input.push({ role: message.role, content: message.content });
       return;
-    case 'assistant':
+    case 'assistant': {
       if (message.content !== '') input.push({ role: 'assistant', content: message.content });
-      for (const call of message.toolCalls ?? []) {
+      const calls = message.toolCalls ?? [];
+      // Reasoning matters to the model only within the tool loop of the current user turn
+      // (earlier turns' reasoning is dropped by the API), and goes right before the calls it
+      // led to: a reasoning item must be followed by its output item.
+      if (inCurrentTurn && calls.length > 0 && message.reasoning !== undefined) {
+        appendReasoning(input, message.reasoning, stateless);
+      }
+      for (const call of calls) {
         input.push({
           type: 'function_call',
           call_id: call.id,
@@ -63,6 +104,7 @@ function appendInput(input: ResponseInputItem[], message: Message): void {
         });
       }
       return;
+    }
     case 'tool':
       input.push({
         type: 'function_call_output',
@@ -73,6 +115,44 @@ function appendInput(input: ResponseInputItem[], message: Message): void {
     default:
       assertNever(message);
   }
+}
+
+/**
+ * Reasoning parts with an item id become `reasoning` items; parts without one (Anthropic
+ * thinking, hand-written history) mean nothing to OpenAI. With `store: false` an id alone
+ * cannot be looked up, so only parts with encrypted content are sent.
+ */
+function appendReasoning(
+  input: ResponseInputItem[],
+  parts: readonly ReasoningPart[],
+  stateless: boolean,
+): void {
+  for (const part of parts) {
+    if (part.id === undefined) continue;
+    if (part.encryptedContent === undefined && stateless) continue;
+    const item: OpenAI.Responses.ResponseReasoningItem = {
+      type: 'reasoning',
+      id: part.id,
+      // The API requires `summary`, even empty.
+      summary: part.text === '' ? [] : [{ type: 'summary_text', text: part.text }],
+    };
+    if (part.encryptedContent !== undefined) item.encrypted_content = part.encryptedContent;
+    input.push(item);
+  }
+}
+
+function lastUserIndex(messages: readonly Message[]): number {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    if (messages[index].role === 'user') return index;
+  }
+  return -1;
+}
+
+function withEncryptedReasoning(
+  include: ResponseCreateParamsStreaming['include'],
+): NonNullable<ResponseCreateParamsStreaming['include']> {
+  if (!Array.isArray(include)) return [ENCRYPTED_REASONING];
+  return include.includes(ENCRYPTED_REASONING) ? include : [...include, ENCRYPTED_REASONING];
 }
 
 function toToolChoice(

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import type { FinishReason } from '../../core/chat-chunk.js';
+import type { FinishReason, ReasoningChunk } from '../../core/chat-chunk.js';
 import type { Usage } from '../../core/usage.js';
 import type { ChunkSink, StreamTranslator } from '../shared/chunk-sink.js';
 import { StreamEventError } from '../shared/stream-event-error.js';
@@ -17,8 +17,9 @@ interface PendingCall {
  * Translates one Responses API stream into chunks: output text, reasoning summaries (and
  * raw reasoning text from compatible servers), function calls (`tool-call-delta` from the
  * argument deltas, `tool-call` when the item is done), one `reasoning` chunk per reasoning
- * item (`redactedData` holds its `encrypted_content` when asked for), then the usage of
- * `response.completed` and a finish. `error` and `response.failed` become a ProviderError.
+ * item when it is done (its `id`, its summary as `text`, and `encryptedContent` when the call
+ * asked for `reasoning.encrypted_content`), then the usage of `response.completed` and a
+ * finish. `error` and `response.failed` become a ProviderError.
  * @internal
  */
 export class ResponsesTranslator implements StreamTranslator<ResponseStreamEvent> {
@@ -135,11 +136,14 @@ export class ResponsesTranslator implements StreamTranslator<ResponseStreamEvent
     } else if (item.type === 'reasoning') {
       const text = this.reasoningText || item.summary.map((part) => part.text).join('\n\n');
       this.reasoningText = '';
-      sink.next(
-        typeof item.encrypted_content === 'string'
-          ? { type: 'reasoning', text, redactedData: item.encrypted_content }
-          : { type: 'reasoning', text },
-      );
+      // The done item holds the final encrypted content; the one in output_item.added may be
+      // incomplete. Compatible servers may send no id: the part is then not sent back.
+      const chunk: ReasoningChunk = { type: 'reasoning', text };
+      if (typeof item.id === 'string' && item.id !== '') chunk.id = item.id;
+      if (typeof item.encrypted_content === 'string' && item.encrypted_content !== '') {
+        chunk.encryptedContent = item.encrypted_content;
+      }
+      sink.next(chunk);
     }
   }
 }

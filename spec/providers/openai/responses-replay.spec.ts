@@ -174,7 +174,11 @@ describe('OpenAiChatModel (responses) replaying recorded streams through the ope
         // The reasoning item comes back as one block holding its final encrypted content.
         expect(response.message.reasoning).toHaveLength(1);
         expect(response.message.reasoning?.[0]?.text).toBe(want.reasoning);
-        expect(response.message.reasoning?.[0]?.redactedData).toMatch(/^gAAAAABpPDIVOKrsHNZ0/);
+        expect(response.message.reasoning?.[0]?.id).toBe(
+          'rs_01830d662ab3856501693c321405c88190be3ab04d5782d5f9',
+        );
+        expect(response.message.reasoning?.[0]?.encryptedContent).toMatch(/^gAAAAABpPDIVOKrsHNZ0/);
+        expect(response.message.reasoning?.[0]?.redactedData).toBeUndefined();
       } else {
         expect(response.message.reasoning).toBeUndefined();
       }
