@@ -22,10 +22,12 @@ type DelayPolicy = (attempt: number, error: unknown) => number | undefined;
  * over attempts; a `retry` chunk marks each new attempt (sent before the wait). When
  * attempts run out the last error is re-thrown (an empty last answer is returned as is).
  *
+ * With `backoff: { initialDelay: 10 }, jitter: 0` and a 429 whose `retryAfter` is 30:
+ *
  * ```
- * attempt 1:  -a#                   #: 429 with retryAfter 30 ms
- * attempt 2:                         -b-f|
- * result:     -ar 29ms               -b--(muf|)
+ * attempt 1:  -a#                  #: ProviderError, retryAfter 30
+ * attempt 2:  32ms -b-f|           subscribed 30 ms after the error
+ * result:     -ar 29ms -b--(muf|)  r: retry, m: metadata, u: usage, f: finish
  * ```
  *
  * @example
@@ -33,7 +35,9 @@ type DelayPolicy = (attempt: number, error: unknown) => number | undefined;
  * import { ChatClient, RetryAdvisor } from 'rx-advisors';
  *
  * const client = ChatClient.builder(model)
- *   .defaultAdvisors(new RetryAdvisor({ maxAttempts: 4, backoff: { initialDelay: 1000 } }))
+ *   .defaultAdvisors(
+ *     new RetryAdvisor({ maxAttempts: 4, backoff: { initialDelay: 1000 }, maxDelay: 30_000 }),
+ *   )
  *   .build();
  * ```
  */

@@ -182,4 +182,44 @@ describe('RetryAdvisor', () => {
       /backoff.initialDelay/,
     );
   });
+
+  it.each([
+    [{ jitter: -0.1 }, /jitter.*from 0 to 1/],
+    [{ jitter: 1.5 }, /jitter.*from 0 to 1/],
+    [{ jitter: Number.NaN }, /jitter/],
+    [{ maxDelay: -1 }, /maxDelay.*at least 0/],
+    [{ random: 0.5 as unknown as () => number }, /random.*function/],
+    [{ respectRetryAfter: 'yes' as unknown as boolean }, /respectRetryAfter/],
+  ])('rejects %p up front with an InvalidOptionsError naming the option', (options, message) => {
+    expect(() => new RetryAdvisor(options)).toThrow(InvalidOptionsError);
+    expect(() => new RetryAdvisor(options)).toThrow(message);
+  });
+
+  it('fails the stream with an InvalidOptionsError when a backoff function returns a bad delay', async () => {
+    const model = MockChatModel.script([{ error: overloaded() }, { text: 'never' }]);
+    const advisor = new RetryAdvisor({ backoff: () => Number.NaN });
+    const error = await lastValueFrom(
+      clientFor(model, advisor).prompt('Hi').call().content(),
+    ).catch((e: unknown) => e);
+    expect(InvalidOptionsError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/backoff/);
+    expect(model.calls).toBe(1);
+  });
+
+  it('keeps the ProviderError with its retryAfter when the Retry-After exceeds maxDelay', async () => {
+    const limited = new ProviderError({
+      provider: 'mock',
+      message: 'rate limited',
+      status: 429,
+      retryable: true,
+      retryAfter: 90_000,
+    });
+    const model = MockChatModel.script([{ error: limited }, { text: 'never' }]);
+    const error = await lastValueFrom(
+      clientFor(model, new RetryAdvisor()).prompt('Hi').call().content(),
+    ).catch((e: unknown) => e);
+    expect(error).toBe(limited);
+    expect(limited.retryAfter).toBe(90_000);
+    expect(model.calls).toBe(1);
+  });
 });
