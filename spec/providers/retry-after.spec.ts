@@ -46,18 +46,27 @@ describe('ProviderError.retryAfter from real SDK errors (maxRetries: 0, loopback
   const adapters = [
     {
       name: 'openai',
+      api: 'chat completions',
       reply: openAi429,
       model: () => new OpenAiChatModel({ client: openAiClient(server), model: 'gpt-test' }),
     },
     {
+      name: 'openai',
+      api: 'responses',
+      reply: openAi429,
+      model: () =>
+        new OpenAiChatModel({ client: openAiClient(server), model: 'gpt-test', api: 'responses' }),
+    },
+    {
       name: 'anthropic',
+      api: 'messages',
       reply: anthropic429,
       model: () =>
         new AnthropicChatModel({ client: anthropicClient(server), model: 'claude-test' }),
     },
   ];
 
-  describe.each(adapters)('$name', ({ name, reply, model }) => {
+  describe.each(adapters)('$name $api', ({ name, reply, model }) => {
     it.each([
       ['retry-after-ms', { 'retry-after-ms': '30' }, 30],
       ['retry-after in seconds', { 'retry-after': '2' }, 2000],
