@@ -1,4 +1,4 @@
-import type { MergeAllJsonSchemas, MergeJsonSchemas } from './merge-json-schemas.js';
+import type { MergeJsonSchemas } from './merge-json-schemas.js';
 
 // Nesting levels left, one fewer per step into a sub-schema or a branch. The bound keeps
 // type checking fast and clear of TypeScript's instantiation-depth error; past it the
@@ -112,13 +112,15 @@ type Combined<S, D extends number> = S extends boolean
   ? S extends false
     ? never
     : unknown
-  : S extends { readonly allOf: infer L extends readonly unknown[] }
-    ? Of<MergeAllJsonSchemas<Omit<S, 'allOf'>, L>, Fewer[D]>
-    : S extends { readonly anyOf: infer L extends readonly unknown[] }
-      ? Branches<Omit<S, 'anyOf'>, L[number], Fewer[D]>
-      : S extends { readonly oneOf: infer L extends readonly unknown[] }
-        ? Branches<Omit<S, 'oneOf'>, L[number], Fewer[D]>
-        : unknown;
+  : S extends { readonly allOf: readonly [infer First, ...infer Rest] }
+    ? Of<MergeJsonSchemas<Omit<S, 'allOf'> & { readonly allOf: Rest }, First>, Fewer[D]>
+    : S extends { readonly allOf: readonly unknown[] }
+      ? Of<Omit<S, 'allOf'>, Fewer[D]>
+      : S extends { readonly anyOf: infer L extends readonly unknown[] }
+        ? Branches<Omit<S, 'anyOf'>, L[number], Fewer[D]>
+        : S extends { readonly oneOf: infer L extends readonly unknown[] }
+          ? Branches<Omit<S, 'oneOf'>, L[number], Fewer[D]>
+          : unknown;
 
 /**
  * The TypeScript type of the values a JSON Schema literal (written `as const`) accepts.

@@ -62,12 +62,3 @@ export type MergeJsonSchemas<A, B> = B extends true
                 ? B[K]
                 : never;
           };
-
-/**
- * `Base` merged with every schema of the tuple `List`, in order (an `allOf`). A list that
- * is not a tuple (a schema not written `as const`) is ignored.
- * @internal
- */
-export type MergeAllJsonSchemas<Base, List> = List extends readonly [infer Head, ...infer Tail]
-  ? MergeAllJsonSchemas<MergeJsonSchemas<Base, Head>, Tail>
-  : Base;
