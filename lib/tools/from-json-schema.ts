@@ -1,3 +1,10 @@
+import type {
+  JsonPrimitives,
+  MinItems,
+  RequiredKeys,
+  Simplify,
+  SplitAt,
+} from './json-schema-type-helpers.js';
 import type { MergeJsonSchemas } from './merge-json-schemas.js';
 
 // Nesting levels left, one fewer per step into a sub-schema or a branch. The bound keeps
@@ -5,10 +12,6 @@ import type { MergeJsonSchemas } from './merge-json-schemas.js';
 // type is `unknown`.
 type Fewer = [never, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 type MaxDepth = 12;
-
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
-
-type RequiredKeys<S> = S extends { readonly required: readonly (infer R)[] } ? R : never;
 
 type ObjectFromProperties<P, R, D extends number> = Simplify<
   { -readonly [K in keyof P as K extends R ? K : never]: Of<P[K], D> } & {
@@ -32,17 +35,6 @@ type ObjectType<S, D extends number> = S extends { readonly properties: infer P 
     ? Record<string, Of<X, D>>
     : Record<string, unknown>;
 
-// A tuple's first `Min` elements are required, the others optional.
-type SplitAt<
-  T extends readonly unknown[],
-  Min,
-  Head extends unknown[] = [],
-> = Head['length'] extends Min
-  ? [Head, T]
-  : T extends readonly [infer First, ...infer Rest]
-    ? SplitAt<Rest, Min, [...Head, First]>
-    : [Head, []];
-
 type TupleType<Items extends readonly unknown[], S, RestKey extends string, D extends number> =
   SplitAt<{ -readonly [I in keyof Items]: Of<Items[I], D> }, MinItems<S>> extends [
     infer Required extends unknown[],
@@ -50,8 +42,6 @@ type TupleType<Items extends readonly unknown[], S, RestKey extends string, D ex
   ]
     ? [...Required, ...Partial<Optional>, ...RestItems<S, RestKey, D>]
     : unknown[];
-
-type MinItems<S> = S extends { readonly minItems: infer M extends number } ? M : 0;
 
 type RestItems<S, RestKey extends string, D extends number> = S extends {
   readonly [K in RestKey]: infer R;
@@ -71,16 +61,8 @@ type ArrayType<S, D extends number> = S extends {
       : Of<I, D>[]
     : unknown[];
 
-interface Primitives {
-  string: string;
-  number: number;
-  integer: number;
-  boolean: boolean;
-  null: null;
-}
-
-type TypeOfName<N, S, D extends number> = N extends keyof Primitives
-  ? Primitives[N]
+type TypeOfName<N, S, D extends number> = N extends keyof JsonPrimitives
+  ? JsonPrimitives[N]
   : N extends 'array'
     ? ArrayType<S, D>
     : N extends 'object'
@@ -135,11 +117,12 @@ type Combined<S, D extends number> = S extends boolean
  *   `additionalItems`), elements past `minItems` optional;
  * - `anyOf` and `oneOf`: the union of their branches, each read together with the
  *   schema's other keywords (so a branch may narrow a property or require one); `allOf`:
- *   one object type merging its members; `true`: `unknown`, `false`: `never`.
+ *   its members merged with the schema; `true`: `unknown`, `false`: `never`.
  *
- * Anything else (`$ref`, `not`, `if`, `patternProperties`, a schema nested more than 12
- * levels deep, a schema not written `as const`) reads as `unknown` or as the type without
- * that constraint: wider than the values, never narrower.
+ * Anything else (`$ref`, `not`, `if`, `patternProperties`, a schema not written
+ * `as const`, what lies more than 12 levels deep: each property, item, branch and `allOf`
+ * member is a level) reads as `unknown` or as the type without that constraint: wider than
+ * the values, never narrower.
  *
  * @example
  * ```ts
