@@ -1,7 +1,5 @@
-import Ajv from 'ajv';
-import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import { schemaValidator } from '../core/schema-validator.js';
 import type { JsonSchema } from '../core/tool-definition.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { ZodLikeSchema } from '../tools/tool-parameters.js';
@@ -24,12 +22,10 @@ export interface CompiledOutputSchema<T> {
   validate(value: unknown): SchemaValidation<T>;
 }
 
-let draft07: Ajv | undefined;
-let draft2020: Ajv2020 | undefined;
 const compiled = new WeakMap<object, CompiledOutputSchema<unknown>>();
 
 /**
- * Compiles a JSON Schema (ajv, draft 2020-12 unless `$schema` names draft-07 or older)
+ * Compiles a JSON Schema (ajv, in the dialect `schemaValidator` picks: 2020-12 by default)
  * or a zod v4 schema (converted with its own `toJSONSchema`, validated by zod). Compiled
  * schemas are cached per schema object.
  * @internal
@@ -60,7 +56,7 @@ export function compileOutputSchema<T>(
 function compileJsonSchema<T>(schema: JsonSchema, option: string): CompiledOutputSchema<T> {
   let validator: ValidateFunction;
   try {
-    validator = ajvFor(schema).compile(schema);
+    validator = schemaValidator(schema).compile(schema);
   } catch (error) {
     throw new InvalidOptionsError({
       option,
@@ -75,14 +71,6 @@ function compileJsonSchema<T>(schema: JsonSchema, option: string): CompiledOutpu
       return { valid: false, issues: (validator.errors ?? []).map(toIssue) };
     },
   };
-}
-
-function ajvFor(schema: JsonSchema): Ajv | Ajv2020 {
-  const declared = typeof schema['$schema'] === 'string' ? schema['$schema'] : '';
-  if (/draft-0[4-7]/.test(declared)) {
-    return (draft07 ??= addFormats(new Ajv({ allErrors: true, strict: false })));
-  }
-  return (draft2020 ??= addFormats(new Ajv2020({ allErrors: true, strict: false })));
 }
 
 function toIssue(error: ErrorObject): ValidationIssue {

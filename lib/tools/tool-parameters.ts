@@ -1,5 +1,5 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { schemaValidator } from '../core/schema-validator.js';
 import type { JsonSchema } from '../core/tool-definition.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { ToolArgumentsError } from '../errors/tool-arguments-error.js';
@@ -74,7 +74,7 @@ export function createArgumentsParser(toolName: string, parameters: unknown): Ar
   const schema = parameters as JsonSchema;
   let validate: ValidateFunction;
   try {
-    validate = getAjv().compile(withoutMetaSchema(schema));
+    validate = schemaValidator(schema).compile(withoutMetaSchema(schema));
   } catch (error) {
     throw new InvalidOptionsError({
       option: `${toolName}.parameters`,
@@ -178,16 +178,6 @@ function withoutMetaSchema(schema: JsonSchema): JsonSchema {
   if (!('$schema' in schema)) return schema;
   const { $schema: _ignored, ...rest } = schema;
   return rest;
-}
-
-let sharedAjv: Ajv | undefined;
-
-function getAjv(): Ajv {
-  if (sharedAjv === undefined) {
-    sharedAjv = new Ajv({ allErrors: true, strict: false });
-    addFormats(sharedAjv);
-  }
-  return sharedAjv;
 }
 
 function formatAjvError(error: ErrorObject): string {
