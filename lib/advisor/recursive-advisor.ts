@@ -120,7 +120,7 @@ class AttemptEnd {
  *
  * Outbound: each attempt's chunks stream through as they come, except `usage`,
  * `metadata` and `finish`; before each further attempt a `retry` chunk
- * `{ type: 'retry', attempt, reason, advisor }` tells clients to drop what they showed;
+ * `{ type: 'retry', attempt, reason, advisor, delay? }` tells clients to drop what they showed;
  * the stream ends with one `metadata` (`rounds`: model calls over all attempts), one
  * `usage` (the total) and one `finish` (the last attempt's reason). State is per subscription.
  *
@@ -237,6 +237,7 @@ export function recursiveAdvisor(options: RecursiveAdvisorOptions): Advisor {
               reason: step.reason ?? 'retry',
               advisor: name,
             };
+            if (step.delay) retry.delay = step.delay;
             const wait$ = step.delay ? timer(step.delay).pipe(ignoreElements()) : EMPTY;
             return concat(of(retry), wait$, runAttempt(step.request, attempt + 1));
           }),

@@ -129,6 +129,11 @@ export interface RetryChunk {
   reason: string;
   /** Which advisor retries. */
   advisor: string;
+  /**
+   * Milliseconds (RxJS time) the advisor waits before the attempt starts, when it waits
+   * (a backoff, a provider's Retry-After); absent when the attempt starts at once.
+   */
+  delay?: number;
 }
 
 /**

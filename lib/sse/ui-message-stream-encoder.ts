@@ -164,8 +164,10 @@ export class UiMessageStreamEncoder implements ChunkEncoder {
         // The UI protocol cannot take back what a client shows: a `data-retry` part marks where
         // the new attempt starts (see docs/sse.md).
         this.closeStep();
-        const { attempt, reason, advisor } = chunk;
-        this.write({ type: 'data-retry', data: { attempt, reason, advisor } });
+        const { attempt, reason, advisor, delay } = chunk;
+        const data: Record<string, unknown> = { attempt, reason, advisor };
+        if (delay !== undefined) data['delay'] = delay;
+        this.write({ type: 'data-retry', data });
         return;
       }
       case 'finish':

@@ -53,7 +53,10 @@ describe('recursiveAdvisor (marble)', () => {
       const model = MockChatModel.fromStreams([attempt1, attempt2]);
       const chunks$ = createAdvisorChain({ advisors: [twice(5)], model }).next(request);
 
-      expectObservable(chunks$).toBe('-a--r 5ms b--(muf|)', values);
+      expectObservable(chunks$).toBe('-a--r 5ms b--(muf|)', {
+        ...values,
+        r: { ...values['r'], delay: 5 },
+      });
       expectSubscriptions(attempt2.subscriptions).toBe('9ms ^---!');
     });
   });

@@ -41,7 +41,11 @@ describe('RetryAdvisor (marble)', () => {
         .stream()
         .chunks();
 
-      expectObservable(chunks$).toBe('-ar 11ms s 20ms b--(muf|)', values);
+      expectObservable(chunks$).toBe('-ar 11ms s 20ms b--(muf|)', {
+        ...values,
+        r: { ...values['r'], delay: 10 },
+        s: { ...values['s'], delay: 20 },
+      });
       expectSubscriptions(attempt1.subscriptions).toBe('^-!');
       expectSubscriptions(attempt2.subscriptions).toBe('12ms ^-!');
       expectSubscriptions(attempt3.subscriptions).toBe('34ms ^---!');
@@ -53,7 +57,7 @@ describe('RetryAdvisor (marble)', () => {
       const attempt1 = cold('-a#', values, overloaded);
       const attempt2 = cold('-b-f|', values);
       const model = MockChatModel.fromStreams([attempt1, attempt2]);
-      const retry = new RetryAdvisor({ backoff: { initialDelay: 10 } });
+      const retry = new RetryAdvisor({ backoff: { initialDelay: 10 }, jitter: 0 });
       const chunks$ = ChatClient.builder(model)
         .defaultAdvisors(retry)
         .build()
@@ -61,7 +65,10 @@ describe('RetryAdvisor (marble)', () => {
         .stream()
         .chunks();
 
-      expectObservable(chunks$, '^----!').toBe('-ar--', values);
+      expectObservable(chunks$, '^----!').toBe('-ar--', {
+        ...values,
+        r: { ...values['r'], delay: 10 },
+      });
       expectSubscriptions(attempt1.subscriptions).toBe('^-!');
       expectSubscriptions(attempt2.subscriptions).toBe([]);
     });
@@ -80,7 +87,11 @@ describe('RetryAdvisor (marble)', () => {
         .stream()
         .chunks();
 
-      expectObservable(chunks$).toBe('-r 5ms #', values, overloaded);
+      expectObservable(chunks$).toBe(
+        '-r 5ms #',
+        { ...values, r: { ...values['r'], delay: 5 } },
+        overloaded,
+      );
       expectSubscriptions(attempt1.subscriptions).toBe('^!');
       expectSubscriptions(attempt2.subscriptions).toBe('6ms ^!');
     });

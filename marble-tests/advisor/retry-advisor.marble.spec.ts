@@ -6,6 +6,7 @@ import {
   RetryAdvisor,
   type ChatChunk,
   type RetryAdvisorOptions,
+  type RetryChunk,
 } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
 
@@ -19,7 +20,7 @@ const rateLimited = (retryAfter?: number): ProviderError =>
     ...(retryAfter === undefined ? {} : { retryAfter }),
   });
 
-const retry = (attempt: number, reason = 'mock: rate limited'): ChatChunk => ({
+const retry = (attempt: number, reason = 'mock: rate limited'): RetryChunk => ({
   type: 'retry',
   attempt,
   reason,
@@ -40,6 +41,18 @@ const values: Record<string, ChatChunk> = {
     usage: { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined },
   },
 };
+
+/** `values` with the waits the retry chunks announce (`r`, `s`: after errors; `e`: after an empty answer). */
+function waited(r?: number, s?: number, e?: number): Record<string, ChatChunk> {
+  const withDelay = (chunk: RetryChunk, delay: number | undefined): RetryChunk =>
+    delay === undefined ? chunk : { ...chunk, delay };
+  return {
+    ...values,
+    r: withDelay(retry(2), r),
+    s: withDelay(retry(3), s),
+    e: withDelay(retry(2, 'empty answer'), e),
+  };
+}
 
 function createScheduler(): TestScheduler {
   return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -71,6 +84,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
       jitter: undefined,
       random: [1, 0],
       waits: '5 and 20',
+      delays: [5, 20],
       result: '-ar 6ms s 20ms b--(nuf|)',
     },
     {
@@ -78,12 +92,20 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
       jitter: 1,
       random: [0.5, 0.75],
       waits: '5 and 5',
+      delays: [5, 5],
       result: '-ar 6ms s 5ms b--(nuf|)',
     },
-    { label: '0', jitter: 0, random: [], waits: '10 and 20', result: '-ar 11ms s 20ms b--(nuf|)' },
+    {
+      label: '0',
+      jitter: 0,
+      random: [],
+      waits: '10 and 20',
+      delays: [10, 20],
+      result: '-ar 11ms s 20ms b--(nuf|)',
+    },
   ])(
     'jitters the exponential backoff (jitter $label, draws $random: waits $waits ms)',
-    ({ jitter, random, result }) => {
+    ({ jitter, random, delays, result }) => {
       createScheduler().run(({ cold, expectObservable }) => {
         const attempt1 = cold('-a#', values, rateLimited());
         const attempt2 = cold('--#', values, rateLimited());
@@ -95,7 +117,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
           ...(jitter === undefined ? {} : { jitter }),
         };
 
-        expectObservable(chunksOf(model, options)).toBe(result, values);
+        expectObservable(chunksOf(model, options)).toBe(result, waited(...delays));
       });
     },
   );
@@ -108,7 +130,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
       const model = MockChatModel.fromStreams([attempt1, attempt2, attempt3]);
       const chunks$ = chunksOf(model, { backoff: { initialDelay: 10 }, random: draws(1, 0) });
 
-      expectObservable(chunks$).toBe('-ar 6ms s 20ms b--(nuf|)', values);
+      expectObservable(chunks$).toBe('-ar 6ms s 20ms b--(nuf|)', waited(5, 20));
       expectSubscriptions(attempt1.subscriptions).toBe('^-!');
       expectSubscriptions(attempt2.subscriptions).toBe('7ms ^-!');
       expectSubscriptions(attempt3.subscriptions).toBe('29ms ^---!');
@@ -122,7 +144,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
       const model = MockChatModel.fromStreams([attempt1, attempt2]);
       const chunks$ = chunksOf(model, { backoff: { initialDelay: 10 }, jitter: 0 });
 
-      expectObservable(chunks$).toBe('-ar 29ms -b--(muf|)', values);
+      expectObservable(chunks$).toBe('-ar 29ms -b--(muf|)', waited(30));
       expectSubscriptions(attempt1.subscriptions).toBe('^-!');
       expectSubscriptions(attempt2.subscriptions).toBe('32ms ^---!');
     });
@@ -137,7 +159,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
       const chunks$ = chunksOf(model, { backoff: { initialDelay: 10 }, jitter: 0 });
 
       // Waits: 30 (29.2 rounded up, over a backoff of 10), then 20 (the backoff, over 5).
-      expectObservable(chunks$).toBe('-ar 31ms s 20ms b--(nuf|)', values);
+      expectObservable(chunks$).toBe('-ar 31ms s 20ms b--(nuf|)', waited(30, 20));
       expectSubscriptions(attempt1.subscriptions).toBe('^-!');
       expectSubscriptions(attempt2.subscriptions).toBe('32ms ^-!');
       expectSubscriptions(attempt3.subscriptions).toBe('54ms ^---!');
@@ -155,7 +177,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
         respectRetryAfter: false,
       });
 
-      expectObservable(chunks$).toBe('-ar 9ms -b--(muf|)', values);
+      expectObservable(chunks$).toBe('-ar 9ms -b--(muf|)', waited(10));
       expectSubscriptions(attempt2.subscriptions).toBe('12ms ^---!');
     });
   });
@@ -182,7 +204,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
       const model = MockChatModel.fromStreams([attempt1, attempt2, attempt3]);
       const chunks$ = chunksOf(model, { backoff: { initialDelay: 80 }, jitter: 0, maxDelay: 50 });
 
-      expectObservable(chunks$).toBe('-ar 51ms s 50ms b--(nuf|)', values);
+      expectObservable(chunks$).toBe('-ar 51ms s 50ms b--(nuf|)', waited(50, 50));
       expectSubscriptions(attempt2.subscriptions).toBe('52ms ^-!');
       expectSubscriptions(attempt3.subscriptions).toBe('104ms ^---!');
     });
@@ -198,7 +220,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
       model = MockChatModel.fromStreams([attempt1, attempt2]);
       const chunks$ = chunksOf(model, { backoff: { initialDelay: 10 }, jitter: 0 });
 
-      expectObservable(chunks$, '^----!').toBe('-ar--', values);
+      expectObservable(chunks$, '^----!').toBe('-ar--', waited(30));
       expectSubscriptions(attempt1.subscriptions).toBe('^-!');
       expectSubscriptions(attempt2.subscriptions).toBe([]);
       // One frame after the unsubscription: the Retry-After timer (due at 32) must be gone.
@@ -220,8 +242,8 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
       // A shared attempt count would make the second subscription wait 20 * 0.5 and say attempt 3.
       const chunks$ = chunksOf(model, { backoff: { initialDelay: 10 }, random: draws(1, 1) });
 
-      expectObservable(chunks$).toBe('-ar 5ms b--(muf|)', values);
-      expectObservable(chunks$, '40ms ^').toBe('40ms -ar 5ms b--(muf|)', values);
+      expectObservable(chunks$).toBe('-ar 5ms b--(muf|)', waited(5));
+      expectObservable(chunks$, '40ms ^').toBe('40ms -ar 5ms b--(muf|)', waited(5));
       expectSubscriptions(first1.subscriptions).toBe('^-!');
       expectSubscriptions(first2.subscriptions).toBe('7ms ^---!');
       expectSubscriptions(second1.subscriptions).toBe('40ms ^-!');
@@ -237,7 +259,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
       // 10 * (1 - 0.5 * 0.5) = 7.5, waited as 8.
       const chunks$ = chunksOf(model, { backoff: { initialDelay: 10 }, random: draws(0.5) });
 
-      expectObservable(chunks$).toBe('--e 8ms b--(muf|)', values);
+      expectObservable(chunks$).toBe('--e 8ms b--(muf|)', waited(undefined, undefined, 8));
       expectSubscriptions(attempt1.subscriptions).toBe('^-!');
       expectSubscriptions(attempt2.subscriptions).toBe('10ms ^---!');
     });

@@ -138,6 +138,7 @@ describe('ChatClient + RetryAdvisor + the real openai SDK against a rate-limitin
         attempt: 2,
         reason: 'openai: the request failed with HTTP 429: Rate limit reached',
         advisor: 'retry',
+        delay: 30,
       },
     ]);
     expect(server.requests.length - before).toBe(2);

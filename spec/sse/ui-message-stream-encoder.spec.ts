@@ -309,6 +309,8 @@ describe("the 'ai-sdk-ui' protocol", () => {
     const chunks: ChatChunk[] = [
       { type: 'text-delta', text: 'not json' },
       { type: 'retry', attempt: 2, reason: 'invalid JSON', advisor: 'structured-output' },
+      { type: 'text-delta', text: '{"ok":' },
+      { type: 'retry', attempt: 3, reason: 'rate limited', advisor: 'retry', delay: 250 },
       { type: 'text-delta', text: '{"ok":true}' },
       { type: 'finish', reason: 'stop' },
     ];
@@ -321,6 +323,12 @@ describe("the 'ai-sdk-ui' protocol", () => {
       {
         type: 'data-retry',
         data: { attempt: 2, reason: 'invalid JSON', advisor: 'structured-output' },
+      },
+      { type: 'step-start' },
+      { type: 'text', text: '{"ok":', state: 'done' },
+      {
+        type: 'data-retry',
+        data: { attempt: 3, reason: 'rate limited', advisor: 'retry', delay: 250 },
       },
       { type: 'step-start' },
       { type: 'text', text: '{"ok":true}', state: 'done' },
