@@ -3,19 +3,20 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Subscription } from 'rxjs';
 import {
   ChatClient,
+  InvalidOptionsError,
   MessageChatMemoryAdvisor,
   MessageWindowChatMemory,
-  ProviderError,
   ToolCallingAdvisor,
   type ChatModel,
 } from '../../lib/index.js';
 import { SqliteChatMemoryRepository } from '../../lib/memory/sqlite/index.js';
-import { pipeToNodeResponse } from '../../lib/sse/index.js';
+import type { ResumableStreamsOptions } from '../../lib/sse/index.js';
+import { ChatStreamEndpoints } from './chat-stream-endpoints.js';
 import { createGetTimeTool } from './get-time-tool.js';
 import { OfflineDemoModel } from './offline-demo-model.js';
+import { sendJson } from './send-json.js';
 import { sessionOf } from './session-cookie.js';
 import { loadStaticAssets } from './static-assets.js';
 import { createUsersRegisteredOnTool } from './users-registered-on-tool.js';
@@ -38,6 +39,19 @@ export interface DemoServerOptions {
   heartbeat?: number | false;
   /** Server log lines (errors of streams); default none. */
   log?: (line: string) => void;
+  /**
+   * The resumable streams' bounds (`ResumableStreams` options); default
+   * `{ ttl: 30000, maxBufferedFrames: 4000 }` and the library's `maxStreams` (1000). `ttl` is
+   * how long a stream keeps running without a connected client (then its model request is
+   * aborted), and how long a finished one stays resumable.
+   */
+  resume?: ResumableStreamsOptions;
+  /**
+   * TEST HOOK, off by default and never set by `npm start`: every `POST /api/chat` response
+   * is destroyed when its stream's n-th text delta passes (before that delta is written), as a
+   * dropped connection would be; the stream keeps running and can be resumed.
+   */
+  cutChatResponsesAfterTextDeltas?: number;
 }
 
 /** A running demo server. */
@@ -45,21 +59,23 @@ export interface DemoServer {
   /** `http://<host>:<port>/`. */
   readonly url: string;
   readonly port: number;
-  /** Chat streams being sent right now. */
+  /** Chat responses (`POST /api/chat` and resumes) being sent right now. */
   readonly activeStreams: number;
+  /** Chat streams kept for a resume: running, or finished less than `resume.ttl` ago. */
+  readonly resumableStreams: number;
   /** Stops it: running streams unsubscribed (model requests and tools aborted), server and database closed. */
   close(): Promise<void>;
 }
 
-/** The longest user message the chat endpoint accepts, in characters. */
-export const MAX_MESSAGE_LENGTH = 4000;
-const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_MESSAGE_LENGTH } from './read-chat-message.js';
 
 /**
  * Starts the demo: a one-page chat UI at `/` and its API, an SSE chat endpoint
  * (`POST /api/chat` with `{ "message": "…" }`) over a `ChatClient` with memory per browser
  * session (SQLite under `dataDir`) and the tool loop (`getTime`, `usersRegisteredOn`) with
- * tool events on the wire. Also `GET /api/info`, `GET /api/history`, `POST /api/reset`.
+ * tool events on the wire. Chat streams are resumable: `GET /api/chat/<x-stream-id>` with
+ * `Last-Event-ID` continues one after a dropped connection, `DELETE /api/chat/<id>` cancels
+ * it. Also `GET /api/info`, `GET /api/history`, `POST /api/reset`.
  *
  * @example
  * ```ts
@@ -74,6 +90,14 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const { port = 3000, host = '127.0.0.1', dataDir = '.data', heartbeat = 15_000 } = options;
   const { now = () => new Date(), log = () => undefined } = options;
   const model = options.model ?? new OfflineDemoModel();
+  const cutAfter = options.cutChatResponsesAfterTextDeltas;
+  if (cutAfter !== undefined && !(Number.isInteger(cutAfter) && cutAfter >= 1)) {
+    throw new InvalidOptionsError({
+      option: 'cutChatResponsesAfterTextDeltas',
+      value: cutAfter,
+      expected: 'a positive integer (a test hook; leave it out to never cut responses)',
+    });
+  }
   const modelDescription = options.modelDescription ?? `${model.provider} model`;
   const assets = loadStaticAssets();
 
@@ -101,36 +125,20 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     model: modelDescription,
     tools: tools.map(({ name, description }) => ({ name, description })),
   });
-  const streams = new Set<Subscription>();
-
-  const chat = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-      return sendJson(res, 415, { error: 'Send the message as JSON: {"message": "…"}.' });
-    }
-    const message = parseMessage(await readBody(req));
-    if (typeof message !== 'string') return sendJson(res, message.status, { error: message.error });
-    const session = sessionOf(req);
-    const chunks$ = client
-      .prompt()
-      .system(systemText(now()))
-      .user(message)
-      .advisorParams({ conversationId: session.id })
-      .stream()
-      .chunks();
-    const stream = pipeToNodeResponse(chunks$, res, {
-      heartbeat,
-      headers: session.setCookie === undefined ? {} : { 'set-cookie': session.setCookie },
-      errorMessage: (error) => {
-        log(`chat stream failed: ${error instanceof Error ? error.stack : String(error)}`);
-        // Provider errors are redacted by the adapters, and say what to fix (a bad key…).
-        return ProviderError.isInstance(error)
-          ? error.message
-          : 'The stream failed on the server (see its log).';
-      },
-    });
-    streams.add(stream);
-    res.once('close', () => streams.delete(stream));
-  };
+  const chats = new ChatStreamEndpoints({
+    chunksFor: (message, conversationId) =>
+      client
+        .prompt()
+        .system(systemText(now()))
+        .user(message)
+        .advisorParams({ conversationId })
+        .stream()
+        .chunks(),
+    heartbeat,
+    log,
+    resume: { ttl: 30_000, maxBufferedFrames: 4000, ...options.resume },
+    cutResponsesAfterTextDeltas: cutAfter,
+  });
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
@@ -156,7 +164,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
         });
       }
     }
-    if (req.method === 'POST' && path === '/api/chat') return chat(req, res);
+    if (req.method === 'POST' && path === '/api/chat') return chats.start(req, res);
+    const streamId = STREAM_PATH.exec(path)?.[1];
+    if (streamId !== undefined && req.method === 'GET') return chats.resume(req, res, streamId);
+    if (streamId !== undefined && req.method === 'DELETE') return chats.cancel(req, res, streamId);
     if (req.method === 'POST' && path === '/api/reset') {
       await chatMemory.clear(sessionOf(req).id);
       return sendJson(res, 200, { cleared: true });
@@ -186,8 +197,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      for (const stream of streams) stream.unsubscribe(); // aborts model requests and tools
-      streams.clear();
+      chats.close(); // ends responses, then streams: model requests and tools aborted
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
@@ -203,11 +213,17 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}/`,
     port: actualPort,
     get activeStreams() {
-      return streams.size;
+      return chats.activeResponses;
+    },
+    get resumableStreams() {
+      return chats.keptStreams;
     },
     close,
   };
 }
+
+/** `/api/chat/<stream id>`: the resume (GET) and cancel (DELETE) routes. */
+const STREAM_PATH = /^\/api\/chat\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 function systemText(today: Date): string {
   return (
@@ -215,52 +231,4 @@ function systemText(today: Date): string {
     'current time in a city, and the usersRegisteredOn tool for the users who registered on ' +
     `a date (YYYY-MM-DD). Today is ${today.toISOString().slice(0, 10)} (UTC).`
   );
-}
-
-type BadRequest = { status: number; error: string };
-
-function parseMessage(body: string | BadRequest): string | BadRequest {
-  if (typeof body !== 'string') return body;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return { status: 400, error: 'The body is not JSON. Send {"message": "…"}.' };
-  }
-  const message =
-    typeof parsed === 'object' && parsed !== null
-      ? (parsed as Record<string, unknown>)['message']
-      : undefined;
-  if (typeof message !== 'string' || message.trim() === '') {
-    return { status: 400, error: 'Send a non-empty "message" string: {"message": "…"}.' };
-  }
-  if (message.length > MAX_MESSAGE_LENGTH) {
-    return {
-      status: 413,
-      error: `The message has ${message.length} characters; at most ${MAX_MESSAGE_LENGTH} are accepted.`,
-    };
-  }
-  return message;
-}
-
-async function readBody(req: IncomingMessage): Promise<string | BadRequest> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const part of req as AsyncIterable<Buffer>) {
-    size += part.length;
-    if (size > MAX_BODY_BYTES) {
-      return { status: 413, error: `The body is larger than ${MAX_BODY_BYTES} bytes.` };
-    }
-    parts.push(part);
-  }
-  return Buffer.concat(parts).toString('utf8');
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-store',
-  });
-  res.end(text);
 }

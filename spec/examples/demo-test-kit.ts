@@ -2,7 +2,12 @@
 // (eventsource-parser), so the tests read the wire the way a browser would.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { mkdtempSync } from 'node:fs';
-import { request, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
+import {
+  request,
+  type ClientRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+} from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -33,7 +38,7 @@ export interface ChatRequestOptions {
   contentType?: string;
   /** The raw body; default `JSON.stringify({ message })`. */
   body?: string;
-  onEvent?: (event: ChatEvent, req: ClientRequest) => void;
+  onEvent?: (event: ChatEvent, req: ClientRequest, res: IncomingMessage) => void;
 }
 
 /** Posts to `/api/chat` and collects the whole exchange. Resolves when the response ends or the socket closes. */
@@ -43,11 +48,44 @@ export function postChat(
   options: ChatRequestOptions = {},
 ): Promise<ChatExchange> {
   const body = options.body ?? JSON.stringify({ message });
+  const headers = { 'content-type': options.contentType ?? 'application/json' };
+  return exchange(new URL('api/chat', baseUrl), 'POST', headers, body, options);
+}
+
+export interface ResumeChatOptions {
+  cookie?: string | undefined;
+  /** Sent as the `Last-Event-ID` header when given. */
+  lastEventId?: string | undefined;
+  onEvent?: ChatRequestOptions['onEvent'];
+}
+
+/** GETs `/api/chat/<streamId>` (the resume endpoint) and collects the whole exchange. */
+export function resumeChat(
+  baseUrl: string,
+  streamId: string,
+  options: ResumeChatOptions = {},
+): Promise<ChatExchange> {
+  const headers: Record<string, string> =
+    options.lastEventId === undefined ? {} : { 'last-event-id': options.lastEventId };
+  const { cookie, onEvent } = options;
+  return exchange(new URL(`api/chat/${streamId}`, baseUrl), 'GET', headers, undefined, {
+    cookie,
+    ...(onEvent === undefined ? {} : { onEvent }),
+  });
+}
+
+function exchange(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  options: Pick<ChatRequestOptions, 'cookie' | 'onEvent'>,
+): Promise<ChatExchange> {
   return new Promise((resolve, reject) => {
-    const req = request(new URL('api/chat', baseUrl), {
-      method: 'POST',
+    const req = request(url, {
+      method,
       headers: {
-        'content-type': options.contentType ?? 'application/json',
+        ...headers,
         ...(options.cookie === undefined ? {} : { cookie: options.cookie }),
       },
     });
@@ -63,7 +101,7 @@ export function postChat(
             data: JSON.parse(message.data),
           };
           events.push(event);
-          options.onEvent?.(event, req);
+          options.onEvent?.(event, req, res);
         },
       });
       res.setEncoding('utf8');

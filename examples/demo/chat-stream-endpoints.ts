@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Observable, Subscription } from 'rxjs';
+import { ProviderError, type ChatChunk } from '../../lib/index.js';
+import {
+  pipeToNodeResponse,
+  ResumableStreams,
+  type ResumableStreamsOptions,
+} from '../../lib/sse/index.js';
+import { cutResponseAfterTextDeltas } from './cut-response-after-text-deltas.js';
+import { readChatMessage } from './read-chat-message.js';
+import { sendJson } from './send-json.js';
+import { sessionOf } from './session-cookie.js';
+
+/** The response header of `POST /api/chat` that names the stream for a resume or a cancel. */
+export const STREAM_ID_HEADER = 'x-stream-id';
+
+/** Options of {@link ChatStreamEndpoints}. */
+export interface ChatStreamEndpointsOptions {
+  /** The chunks of one chat turn: the user's message in the session's conversation. */
+  chunksFor: (message: string, conversationId: string) => Observable<ChatChunk>;
+  /** Milliseconds between SSE heartbeat comments, or `false`. */
+  heartbeat: number | false;
+  /** Server log lines. */
+  log: (line: string) => void;
+  /** The registry's bounds: buffer per stream, ttl without a client, streams kept. */
+  resume: ResumableStreamsOptions;
+  /** Test hook: cut every `POST /api/chat` response after this many text deltas. */
+  cutResponsesAfterTextDeltas?: number | undefined;
+}
+
+/**
+ * The demo's chat streams: `POST /api/chat` starts one in a `ResumableStreams` registry and
+ * names it in the `x-stream-id` header; `GET /api/chat/<id>` resumes it after the request's
+ * `Last-Event-ID` (204 when unknown or expired); `DELETE /api/chat/<id>` cancels it (the
+ * model request and tools are aborted). A stream belongs to the browser session that started
+ * it: another session's resume gets 204 and its cancel 404.
+ *
+ * @example
+ * ```ts
+ * const endpoints = new ChatStreamEndpoints({ chunksFor, heartbeat: 15_000, log, resume: {} });
+ * createServer((req, res) => void endpoints.start(req, res)).listen(3000);
+ * ```
+ */
+export class ChatStreamEndpoints {
+  private readonly streams: ResumableStreams;
+  private readonly responses = new Set<Subscription>();
+
+  /** @param options How a turn's chunks are made, heartbeat, log, registry bounds. */
+  constructor(private readonly options: ChatStreamEndpointsOptions) {
+    this.streams = new ResumableStreams(options.resume);
+  }
+
+  /** Chat responses (`POST /api/chat` and resumes) being sent right now. */
+  get activeResponses(): number {
+    return this.responses.size;
+  }
+
+  /** Streams kept for a resume: running, or finished less than the ttl ago. */
+  get keptStreams(): number {
+    return this.streams.size;
+  }
+
+  /**
+   * `POST /api/chat` with `{ "message": "…" }`: streams the answer as SSE (415/400/413 JSON
+   * errors for bad requests).
+   * @param req The request.
+   * @param res The response.
+   */
+  async start(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+      return sendJson(res, 415, { error: 'Send the message as JSON: {"message": "…"}.' });
+    }
+    const message = await readChatMessage(req);
+    if (typeof message !== 'string') return sendJson(res, message.status, { error: message.error });
+    const session = sessionOf(req);
+    const streamId = randomUUID();
+    const { cutResponsesAfterTextDeltas: cutAfter, heartbeat, log } = this.options;
+    let chunks$ = this.options.chunksFor(message, session.id);
+    if (cutAfter !== undefined) chunks$ = chunks$.pipe(cutResponseAfterTextDeltas(res, cutAfter));
+    const headers: Record<string, string> = { [STREAM_ID_HEADER]: streamId };
+    if (session.setCookie !== undefined) headers['set-cookie'] = session.setCookie;
+    const subscription = pipeToNodeResponse(chunks$, res, {
+      heartbeat,
+      headers,
+      errorMessage: (error) => {
+        log(`chat stream failed: ${error instanceof Error ? error.stack : String(error)}`);
+        // Provider errors are redacted by the adapters, and say what to fix (a bad key…).
+        return ProviderError.isInstance(error)
+          ? error.message
+          : 'The stream failed on the server (see its log).';
+      },
+      // The stream outlives this response: a dropped connection no longer aborts the model;
+      // the registry's ttl (no client for that long) or a DELETE does.
+      resumable: { streams: this.streams, streamId: keyOf(session.id, streamId) },
+    });
+    this.track(res, subscription);
+  }
+
+  /**
+   * `GET /api/chat/<id>`: the events after the request's `Last-Event-ID`, then the live ones;
+   * HTTP 204 when this session has no such stream (unknown, cancelled or expired).
+   * @param req The request.
+   * @param res The response.
+   * @param streamId The id from the `x-stream-id` header.
+   */
+  resume(req: IncomingMessage, res: ServerResponse, streamId: string): void {
+    const key = keyOf(sessionOf(req).id, streamId);
+    const subscription = this.streams.resumeToNodeResponse(key, req, res);
+    if (subscription !== undefined) this.track(res, subscription);
+  }
+
+  /**
+   * `DELETE /api/chat/<id>` (the Stop button, and a page being closed): ends the stream, which
+   * aborts its model request and tools; connected readers get an `error` event. 204, or 404
+   * when this session has no such stream.
+   * @param req The request.
+   * @param res The response.
+   * @param streamId The id from the `x-stream-id` header.
+   */
+  cancel(req: IncomingMessage, res: ServerResponse, streamId: string): void {
+    if (this.streams.delete(keyOf(sessionOf(req).id, streamId))) {
+      res.writeHead(204).end();
+    } else {
+      sendJson(res, 404, { error: 'This session has no answer stream with this id.' });
+    }
+  }
+
+  /** Stops every response, then every stream (model requests and tools aborted, timers stopped). */
+  close(): void {
+    // Responses first, so their clients get no `error` event from the registry while the
+    // server shuts down (the page then sees a dropped connection).
+    for (const response of this.responses) response.unsubscribe();
+    this.responses.clear();
+    this.streams.clear();
+  }
+
+  private track(res: ServerResponse, subscription: Subscription): void {
+    if (res.destroyed) return; // nothing was started for a client that is gone
+    this.responses.add(subscription);
+    res.once('close', () => this.responses.delete(subscription));
+  }
+}
+
+/** Registry keys include the session, so one browser cannot resume or cancel another's stream. */
+function keyOf(sessionId: string, streamId: string): string {
+  return `${sessionId}/${streamId}`;
+}
