@@ -256,4 +256,41 @@ describe('demo page: a dropped connection is resumed, Stop cancels', () => {
     expect(watch).toMatchObject({ calls: 4, completed: 3, unsubscribed: 1 });
     expect(server.resumableStreams).toBe(1); // only the finished first answer, kept for its ttl
   });
+
+  it('drops the half-received frame of a broken response (a fresh parser per response)', async () => {
+    // app.js's own readEvents over a body that breaks in the middle of event 2.
+    const seen = await page.evaluate(`(async () => {
+      const seen = [];
+      let pulls = 0;
+      const body = new ReadableStream({
+        pull(controller) {
+          if (pulls++ === 0) {
+            controller.enqueue(new TextEncoder().encode(
+              'id: 1\\nevent: text-delta\\ndata: {"text":"a"}\\n\\nid: 2\\nevent: text-delta\\ndata: {"text":"b"}\\n'));
+          } else {
+            controller.error(new TypeError('network error'));
+          }
+        },
+      });
+      await readEvents(body, (type, data, id) => seen.push([type, data, id]), new AbortController().signal);
+      return seen;
+    })()`);
+    expect(seen).toEqual([['text-delta', '{"text":"a"}', '1']]);
+  });
+
+  it('closing the page cancels its running answer at once (DELETE on pagehide)', async () => {
+    const before = watch.unsubscribed;
+    await page.fill('#message', 'What time is it in Tokyo and in Paris?');
+    await page.press('#message', 'Enter');
+    await page.waitForFunction(
+      `document.querySelectorAll('.message.assistant.streaming .answer')[0]?.textContent.length > 0`,
+    );
+    await page.close();
+    // Well before the 30 s ttl: the page said "cancel".
+    const deadline = Date.now() + 5000;
+    while (watch.unsubscribed === before && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(watch.unsubscribed).toBe(before + 1);
+  });
 });
