@@ -98,6 +98,10 @@ async function serve(): Promise<void> {
       port: 0,
       model: stampedModel(new OfflineDemoModel({ interval, firstChunkDelay: 50 })),
       dataDir,
+      // The demo keeps every answer resumable (30 s after its client left); here a client
+      // that leaves is gone for good, so its stream must end at once (ttl 0), and every load
+      // stream must fit in the registry.
+      resume: { ttl: 0, maxStreams: 4_000 },
     });
   const slow = await start(SLOW_INTERVAL, dirs[0]);
   const fast = await start(flag('interval', 50), dirs[1]);
