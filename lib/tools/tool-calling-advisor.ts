@@ -297,7 +297,7 @@ export class ToolCallingAdvisor implements Advisor {
     const out: LoopItem[] = [];
     if (emitToolEvents) for (let i = 0; i < finished; i++) out.push(toToolResultChunk(results[i]));
     if (rest$ === undefined) {
-      // Every tool answered at once: no subscription besides the one that emits `out`.
+      // Every tool answered at once: the round emits `out` as it is, with no subscription.
       for (const item of this.afterTools(round, results)) out.push(item);
       return out;
     }
