@@ -3,6 +3,7 @@ import type { ChatClient } from '../client/chat-client.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { ChatResponse } from '../core/chat-response.js';
+import { isPromiseLike } from '../core/is-promise-like.js';
 import type { Usage } from '../core/usage.js';
 import { EvaluationError } from '../errors/evaluation-error.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
@@ -219,10 +220,8 @@ export class EvaluationAdvisor implements Advisor {
     return defer(() => {
       const verdict = judge(input);
       if (isObservable(verdict)) return verdict.pipe(take(1));
-      if (typeof (verdict as PromiseLike<EvaluationResult>).then === 'function') {
-        return from(verdict as PromiseLike<EvaluationResult>);
-      }
-      return of(verdict as EvaluationResult);
+      if (isPromiseLike<EvaluationResult>(verdict)) return from(verdict);
+      return of(verdict);
     });
   }
 }

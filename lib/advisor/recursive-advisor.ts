@@ -16,6 +16,7 @@ import {
   type Observable,
 } from 'rxjs';
 import { expandSteps } from '../core/expand-steps.js';
+import { isPromiseLike } from '../core/is-promise-like.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import { ChatRequest } from '../core/chat-request.js';
 import type { ChatResponse } from '../core/chat-response.js';
@@ -263,12 +264,8 @@ function toObservable(
   decision: RecursionDecision | PromiseLike<RecursionDecision> | Observable<RecursionDecision>,
 ): Observable<RecursionDecision> {
   if (isObservable(decision)) return decision;
-  if (isPromiseLike(decision)) return from(decision);
+  if (isPromiseLike<RecursionDecision>(decision)) return from(decision);
   return of(decision);
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<RecursionDecision> {
-  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
 function toStep(decision: RecursionDecision): RecursionStep | undefined {

@@ -13,6 +13,7 @@ import {
   timeout as timeoutWith,
   type Observable,
 } from 'rxjs';
+import { isPromiseLike } from '../core/is-promise-like.js';
 import type { ToolCall, ToolMessage } from '../core/message.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { ToolNotFoundError } from '../errors/tool-not-found-error.js';
@@ -160,12 +161,4 @@ function settle(
       }),
     );
   });
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }
