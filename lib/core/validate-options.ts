@@ -1,0 +1,106 @@
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+
+/** One check on one option: a predicate and the words that say what it expects. */
+export interface OptionRule {
+  /** What a valid value is, for the error message (`'a positive integer'`). */
+  readonly expected: string;
+  /** Whether `value` is valid. `undefined` never reaches a rule; absent options are skipped. */
+  readonly test: (value: unknown) => boolean;
+}
+
+/** The rules for an options type: at most one rule per option. */
+export type OptionRules<T> = { readonly [K in keyof T]?: OptionRule };
+
+const rule = (expected: string, test: (value: unknown) => boolean): OptionRule => ({
+  expected,
+  test,
+});
+
+const isNumberIn = (value: unknown, min: number, max: number): value is number =>
+  typeof value === 'number' && value >= min && value <= max;
+
+/**
+ * The rules every options type is built from, for {@link validateOptions}.
+ * @internal
+ */
+export const Rules = {
+  /** An integer in `[min, max]`. */
+  integer: (min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): OptionRule =>
+    rule(
+      max === Number.MAX_SAFE_INTEGER
+        ? `an integer of at least ${min}`
+        : `an integer from ${min} to ${max}`,
+      (value) => Number.isInteger(value) && isNumberIn(value, min, max),
+    ),
+  /** A number in `[min, max]` (not NaN; `Infinity` only when `max` is `Infinity`). */
+  number: (min = -Infinity, max = Infinity): OptionRule =>
+    rule(
+      max === Infinity ? `a number of at least ${min}` : `a number from ${min} to ${max}`,
+      (value) => isNumberIn(value, min, max),
+    ),
+  /** A number greater than zero and finite (milliseconds, sizes). */
+  positive: rule(
+    'a positive finite number',
+    (value) => typeof value === 'number' && value > 0 && Number.isFinite(value),
+  ),
+  /** One of the given literals. */
+  oneOf: (...values: readonly unknown[]): OptionRule =>
+    rule(values.map((v) => JSON.stringify(v)).join(' or '), (value) => values.includes(value)),
+  /** A function. */
+  func: rule('a function', (value) => typeof value === 'function'),
+  /** `true` or `false`. */
+  boolean: rule('true or false', (value) => typeof value === 'boolean'),
+  /** A non-empty string. */
+  nonEmptyString: rule(
+    'a non-empty string',
+    (value) => typeof value === 'string' && value.length > 0,
+  ),
+  /** A custom rule. */
+  custom: rule,
+} as const;
+
+/**
+ * Checks every option that has a rule and is not `undefined`; throws an
+ * `InvalidOptionsError` naming the first bad option, its value and what is expected.
+ * The one option-validation helper of the library: every options type declares its
+ * rules (and its defaults, in one readonly constant) next to its interface.
+ *
+ * @param options The options as the user passed them (may be `undefined`).
+ * @param rules The rules, by option name.
+ * @param prefix Prepended to option names in errors (`'toolCallLimits.'`).
+ * @returns The same options object, or `{}` for `undefined`.
+ * @internal
+ */
+export function validateOptions<T extends object>(
+  options: T | undefined,
+  rules: OptionRules<T>,
+  prefix = '',
+): T {
+  const given = (options ?? {}) as T;
+  for (const key of Object.keys(rules) as (keyof T & string)[]) {
+    const check = rules[key];
+    const value: unknown = given[key];
+    if (check === undefined || value === undefined) continue;
+    if (!check.test(value)) {
+      throw new InvalidOptionsError({ option: prefix + key, value, expected: check.expected });
+    }
+  }
+  return given;
+}
+
+/**
+ * Merges `defaults` with the options that are set: an option whose value is `undefined`
+ * keeps its default (what `exactOptionalPropertyTypes` users expect of `{ x: undefined }`).
+ *
+ * @param defaults One readonly constant per options type.
+ * @param options The validated options.
+ * @returns A new object: the defaults, overridden by every defined option.
+ * @internal
+ */
+export function withDefaults<D extends object, T extends object>(defaults: D, options: T): D & T {
+  const merged = { ...defaults } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(options)) {
+    if (value !== undefined) merged[key] = value;
+  }
+  return merged as D & T;
+}
