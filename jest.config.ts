@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Config } from 'jest';
 
 // Tests run through ts-jest; tsconfig.json sets isolatedModules, so ts-jest transpiles only: type checking is the job of
@@ -6,12 +8,19 @@ const transform: Config['transform'] = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
 };
 // Sources import siblings with a `.js` suffix (required by the ESM build); map it back.
-// Tests may import the package by its published names, mapped to the sources.
-const moduleNameMapper = {
+// Tests may import the package by its published names, mapped to the sources: the names
+// come from the one list of entry points, scripts/entry-points.json.
+const { entryPoints } = JSON.parse(
+  readFileSync(join(__dirname, 'scripts', 'entry-points.json'), 'utf8'),
+) as { entryPoints: { name: string; source: string }[] };
+const moduleNameMapper: Record<string, string> = {
   '^(\\.{1,2}/.*)\\.js$': '$1',
-  '^rx-advisors$': '<rootDir>/lib/index.ts',
-  '^rx-advisors/(openai|anthropic)$': '<rootDir>/lib/providers/$1/index.ts',
-  '^rx-advisors/(testing|sse|memory/sqlite)$': '<rootDir>/lib/$1/index.ts',
+  ...Object.fromEntries(
+    entryPoints.map(({ name, source }) => [
+      `^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`,
+      `<rootDir>/${source}`,
+    ]),
+  ),
 };
 
 const config: Config = {

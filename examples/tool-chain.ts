@@ -1,99 +1,72 @@
-// The seed example: two tools chained over three model calls, with a system prompt that
-// asks for JSON. Run it with `npx tsx examples/tool-chain.ts`; it needs no API key (the
-// model is a MockChatModel that reads the tool results it is sent, as a real model would).
-import { map, type Observable } from 'rxjs';
-import {
-  ChatClient,
-  tool,
-  type ChatResponse,
-  type Message,
-  type ToolMessage,
-} from '../lib/index.js';
-import { MockChatModel } from '../lib/testing/index.js';
+// Two tools the model chains (today's date, then the users registered on that date) and a
+// JSON answer validated into a typed object. Without an API key a scripted model plays
+// the model's part; with OPENAI_API_KEY (and OPENAI_BASE_URL for a compatible server) the
+// same program asks a real one.
+//   npx tsx examples/tool-chain.ts
+//   OPENAI_API_KEY=sk-… npx tsx examples/tool-chain.ts
+import OpenAI from 'openai';
+import { ChatClient, tool, type ChatModel, type ToolMessage } from 'rx-advisors';
+import { OpenAiChatModel } from 'rx-advisors/openai';
+import { MockChatModel } from 'rx-advisors/testing';
 
-/** Options of {@link runToolChain}. */
-export interface ToolChainOptions {
-  /** The clock the current-time tool reads; default `() => new Date()`. */
-  now?: () => Date;
-  /** Users by registration date (`YYYY-MM-DD`); default a small fixed table. */
-  users?: Readonly<Record<string, readonly string[]>>;
-}
+const today = () => new Date().toISOString().slice(0, 10);
+const registrations: Record<string, string[]> = { [today()]: ['ada', 'grace'] };
 
-/** What the example's model answers with. */
-export interface RegisteredUsers {
-  date: string;
-  users: string[];
-}
+const getCurrentDate = tool({
+  name: 'getCurrentDate',
+  description: "Today's date (UTC), as YYYY-MM-DD.",
+  parameters: { type: 'object', properties: {} } as const,
+  execute: () => today(),
+});
+const getUsersRegisteredOn = tool({
+  name: 'getUsersRegisteredOn',
+  description: 'The names of the users who registered on a date (YYYY-MM-DD).',
+  parameters: {
+    type: 'object',
+    properties: { date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } },
+    required: ['date'],
+  } as const,
+  execute: ({ date }) => registrations[date] ?? [],
+});
 
-export const SYSTEM_PROMPT =
-  'You answer with JSON only: {"date": "YYYY-MM-DD", "users": ["name", ...]}. ' +
-  'Use the tools to find the current date and the users registered on it.';
+// The answer's shape: a JSON Schema, from which the entity's type is inferred.
+const registeredUsers = {
+  type: 'object',
+  properties: { date: { type: 'string' }, users: { type: 'array', items: { type: 'string' } } },
+  required: ['date', 'users'],
+  additionalProperties: false,
+} as const;
 
-/**
- * Asks which users registered today: round 1 calls `getCurrentTime`, round 2 calls
- * `getUsersRegisteredOn` with the date it learned, round 3 answers in JSON.
- * @param options The clock and the user table.
- * @returns A client and the response Observable of one call.
- */
-export function runToolChain(options: ToolChainOptions = {}): {
-  model: MockChatModel;
-  response$: Observable<ChatResponse>;
-  answer$: Observable<RegisteredUsers>;
-} {
-  const now = options.now ?? (() => new Date());
-  const users = options.users ?? { '2026-11-30': ['ada', 'grace'], '2026-11-29': ['alan'] };
+// No key: a model that decides from what it is sent, as a real one would.
+const scripted = MockChatModel.respond((request) => {
+  const results = request.messages.filter((m): m is ToolMessage => m.role === 'tool');
+  const date = results.find((m) => m.name === 'getCurrentDate')?.content;
+  const users = results.find((m) => m.name === 'getUsersRegisteredOn')?.content;
+  if (date === undefined) return { toolCalls: [{ name: 'getCurrentDate' }] };
+  if (users === undefined) {
+    return { toolCalls: [{ name: 'getUsersRegisteredOn', arguments: { date } }] };
+  }
+  return { text: JSON.stringify({ date, users: JSON.parse(users) as string[] }) };
+});
 
-  const getCurrentTime = tool({
-    name: 'getCurrentTime',
-    description: 'The current date and time, as an ISO 8601 string (UTC).',
-    parameters: { type: 'object', properties: {}, additionalProperties: false },
-    execute: () => now().toISOString(),
-  });
-  const getUsersRegisteredOn = tool({
-    name: 'getUsersRegisteredOn',
-    description: 'The names of the users who registered on a date.',
-    parameters: {
-      type: 'object',
-      properties: { date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } },
-      required: ['date'],
-      additionalProperties: false,
+const model: ChatModel = process.env['OPENAI_API_KEY']
+  ? new OpenAiChatModel({
+      client: new OpenAI(),
+      model: process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini',
+    })
+  : scripted;
+
+ChatClient.builder(model)
+  .defaultTools(getCurrentDate, getUsersRegisteredOn)
+  .build()
+  .prompt('Which users registered today? Use the tools.')
+  .call()
+  .entity(registeredUsers, { validate: true }) // { date: string; users: string[] }, validated
+  .subscribe({
+    next: ({ date, users }) =>
+      console.log(`${date}: ${users.length} new users (${users.join(', ')})`),
+    error: (error: unknown) => {
+      console.error(String(error));
+      process.exitCode = 1;
     },
-    execute: ({ date }) => users[date] ?? [],
   });
-
-  // A stand-in for a real model: it decides from the conversation it is sent.
-  const model = MockChatModel.respond((request, call) => {
-    const results = request.messages.filter((m: Message): m is ToolMessage => m.role === 'tool');
-    const time = results.find((m) => m.name === 'getCurrentTime');
-    const registered = results.find((m) => m.name === 'getUsersRegisteredOn');
-    const usage = { inputTokens: 100 * call, outputTokens: 10 * call };
-    if (time === undefined) {
-      return { toolCalls: [{ name: 'getCurrentTime', arguments: {} }], usage };
-    }
-    const date = time.content.slice(0, 10);
-    if (registered === undefined) {
-      return { toolCalls: [{ name: 'getUsersRegisteredOn', arguments: { date } }], usage };
-    }
-    const names = JSON.parse(registered.content) as string[];
-    return { text: JSON.stringify({ date, users: names }), usage };
-  });
-
-  const client = ChatClient.builder(model)
-    .defaultSystem(SYSTEM_PROMPT)
-    .defaultTools(getCurrentTime, getUsersRegisteredOn)
-    .build();
-  const response$ = client.prompt('Which users registered today?').call().chatResponse();
-  return {
-    model,
-    response$,
-    answer$: response$.pipe(map((response) => JSON.parse(response.text) as RegisteredUsers)),
-  };
-}
-
-if (process.argv[1]?.endsWith('tool-chain.ts')) {
-  const { response$ } = runToolChain();
-  response$.subscribe((response) => {
-    console.log(response.text);
-    console.log(`model calls: ${response.metadata.rounds}, tokens: ${response.usage.totalTokens}`);
-  });
-}

@@ -1,6 +1,6 @@
 // rx-advisors: the core entry point. Explicit re-exports, grouped by role.
 
-// Data model
+// Data model: messages, chunks, requests, responses, usage
 export type {
   AssistantMessage,
   Message,
@@ -36,51 +36,74 @@ export type { JsonSchema, ToolDefinition } from './core/tool-definition.js';
 export { emptyUsage, type Usage } from './core/usage.js';
 export { UsageAccumulator } from './core/usage-accumulator.js';
 export { ResponseAssembler } from './core/response-assembler.js';
+export { ToolLoopTranscript, type TranscriptMark } from './core/tool-loop-transcript.js';
 export { aggregate } from './core/aggregate.js';
 
-// Advisors and the chain
-export type { Advisor, AdvisorChain } from './advisor/advisor.js';
-export { Order } from './advisor/order.js';
+// The advisor contract: advisors, the chain, order, context, roles, recursion
+export type { Advisor, AdvisorChain } from './advisor-api/advisor.js';
+export { Order } from './advisor-api/order.js';
 export {
   createAdvisorChain,
   sortAdvisors,
   type CreateAdvisorChainOptions,
-} from './advisor/advisor-chain.js';
-export { advisor, type AdvisorOptions } from './advisor/advisor-fn.js';
+} from './advisor-api/advisor-chain.js';
+export { advisor, type AdvisorOptions } from './advisor-api/advisor.js';
+export { ContextKeys } from './advisor-api/context-keys.js';
+export { AdvisorParams } from './advisor-api/advisor-params.js';
+export {
+  isConversationHistoryAware,
+  isToolContributor,
+  isToolLoop,
+  type ConversationHistoryAware,
+  type ToolContributor,
+  type ToolLoopRole,
+} from './advisor-api/advisor-roles.js';
+export {
+  recursiveAdvisor,
+  type RecursionDecision,
+  type RecursionState,
+  type RecursionStep,
+  type RecursiveAdvisorOptions,
+} from './advisor-api/recursive-advisor.js';
+
+// Built-in advisors
 export {
   LoggerAdvisor,
   type AdvisorLogger,
   type LoggedRequest,
   type LoggerAdvisorOptions,
 } from './advisor/logger-advisor.js';
-export { SafeGuardAdvisor, type SafeGuardAdvisorOptions } from './advisor/safe-guard-advisor.js';
-export { ContextKeys, type ConversationHistoryAware } from './advisor/context-keys.js';
+export {
+  SafeGuardAdvisor,
+  type SafeGuardAdvisorOptions,
+  type SafeGuardScope,
+} from './advisor/safe-guard-advisor.js';
+export {
+  RetryAdvisor,
+  type RetryAdvisorOptions,
+  type RetryBackoff,
+} from './advisor/retry-advisor.js';
+export { EvaluationAdvisor, type EvaluationAdvisorOptions } from './advisor/evaluation-advisor.js';
+export type {
+  EvaluationInput,
+  EvaluationJudge,
+  EvaluationResult,
+} from './advisor/evaluation-judge.js';
 
 // Client
 export { ChatClient, ChatClientBuilder } from './client/chat-client.js';
 export { PromptSpec } from './client/prompt-spec.js';
 export { CallResponseSpec } from './client/call-response-spec.js';
 export { StreamResponseSpec } from './client/stream-response-spec.js';
-export { AdvisorParams } from './client/advisor-params.js';
 export type { ToolLookup } from './client/tool-lookup.js';
 
-// Tools
-export type { Tool, ToolContext, ToolOutput } from './tools/tool.js';
-
-// Errors
-export { RxAdvisorsError, type RxAdvisorsErrorOptions } from './errors/rx-advisors-error.js';
-export { InvalidOptionsError } from './errors/invalid-options-error.js';
-export { ProviderError, type ProviderErrorOptions } from './errors/provider-error.js';
-export { ToolLoopLimitError } from './errors/tool-loop-limit-error.js';
-
-// ---- Tool loop (issue 3: tool-calling helper) ----
+// Tools and the tool loop
+export type { Tool, ToolContext, ToolOutput } from './core/tool.js';
 export { tool, type ToolOptions } from './tools/tool-fn.js';
-export type { FromJsonSchema } from './tools/from-json-schema.js';
-export type { ToolParameters, ZodLikeSchema } from './tools/tool-parameters.js';
+export type { ToolParameters } from './tools/tool-parameters.js';
 export { ToolRegistry, type ToolRegistryOptions } from './tools/tool-registry.js';
-export type { ToolContributor } from './tools/tool-contributor.js';
 export { executeToolCalls, type ExecuteToolCallsOptions } from './tools/execute-tool-calls.js';
-export type { ToolErrorPolicy } from './tools/run-tool-call.js';
+export type { ToolErrorPolicy } from './tools/tool-execution.js';
 export { ToolCallingAdvisor } from './tools/tool-calling-advisor.js';
 export type {
   PreamblePolicy,
@@ -88,35 +111,14 @@ export type {
   ToolEligibility,
 } from './tools/tool-calling-advisor-options.js';
 export type { ToolLoopState, ToolLoopSummary } from './tools/tool-loop-state.js';
-export {
-  ToolArgumentsError,
-  type ToolArgumentsErrorOptions,
-} from './errors/tool-arguments-error.js';
-export { ToolNotFoundError } from './errors/tool-not-found-error.js';
-export { ToolTimeoutError } from './errors/tool-timeout-error.js';
-export { ToolExecutionError } from './errors/tool-execution-error.js';
-export { ToolCallLimitError } from './errors/tool-call-limit-error.js';
 
-// ---- Structured output and recursive advisors (issue 4: structured-output helper) ----
-export {
-  recursiveAdvisor,
-  type RecursionDecision,
-  type RecursionState,
-  type RecursionStep,
-  type RecursiveAdvisorOptions,
-} from './advisor/recursive-advisor.js';
-export {
-  RetryAdvisor,
-  type RetryAdvisorOptions,
-  type RetryBackoff,
-} from './advisor/retry-advisor.js';
-export {
-  EvaluationAdvisor,
-  type EvaluationAdvisorOptions,
-  type EvaluationInput,
-  type EvaluationJudge,
-  type EvaluationResult,
-} from './advisor/evaluation-advisor.js';
+// Schemas (JSON Schema and zod)
+export type { FromJsonSchema } from './schema/from-json-schema.js';
+export type { ZodLikeSchema } from './schema/zod-like-schema.js';
+export type { ValidationIssue } from './schema/validation-issue.js';
+export type { SchemaLimits } from './schema/schema-limits.js';
+
+// Structured output
 export {
   StructuredOutputValidationAdvisor,
   type StructuredOutputValidationAdvisorOptions,
@@ -126,10 +128,9 @@ export {
   type InferOutput,
   type OutputSchema,
   type TypedJsonSchema,
-  type ValidationIssue,
 } from './output/output-schema.js';
 export type { EntityOptions, EntityType } from './output/entity-options.js';
-export { extractJson, type ExtractedJson } from './output/extract-json.js';
+export { extractJson, type ExtractedJson, type ExtractJsonOptions } from './output/extract-json.js';
 export { formatInstructions } from './output/format-instructions.js';
 export {
   validationFeedback,
@@ -137,15 +138,8 @@ export {
 } from './output/validation-feedback.js';
 export { parseEntity } from './output/parse-entity.js';
 export { streamEntity, type DeepPartial } from './output/stream-entity.js';
-export {
-  StructuredOutputError,
-  type StructuredOutputErrorOptions,
-  type StructuredOutputIssue,
-} from './errors/structured-output-error.js';
-export { EntityParseError, type EntityParseIssue } from './errors/entity-parse-error.js';
-export { EvaluationError } from './errors/evaluation-error.js';
 
-// ---- Memory (issue 6: memory helper) ----
+// Chat memory
 export type { ChatMemory } from './memory/chat-memory.js';
 export type { ChatMemoryRepository } from './memory/chat-memory-repository.js';
 export { InMemoryChatMemoryRepository } from './memory/in-memory-chat-memory-repository.js';
@@ -162,6 +156,37 @@ export {
   PromptChatMemoryAdvisor,
   type PromptChatMemoryAdvisorOptions,
 } from './memory/prompt-chat-memory-advisor.js';
+
+// Errors
+export { RxAdvisorsError, type RxAdvisorsErrorOptions } from './errors/rx-advisors-error.js';
+export { InvalidOptionsError } from './errors/invalid-options-error.js';
+export { ProviderError, type ProviderErrorOptions } from './errors/provider-error.js';
+export {
+  ProviderIdleTimeoutError,
+  type ProviderIdleTimeoutErrorOptions,
+} from './errors/provider-idle-timeout-error.js';
+export {
+  ProviderProtocolError,
+  type ProviderProtocolErrorOptions,
+} from './errors/provider-protocol-error.js';
+export { ToolLoopLimitError } from './errors/tool-loop-limit-error.js';
+export {
+  ToolArgumentsError,
+  type ToolArgumentsErrorOptions,
+} from './errors/tool-arguments-error.js';
+export { ToolNotFoundError } from './errors/tool-not-found-error.js';
+export { ToolTimeoutError } from './errors/tool-timeout-error.js';
+export { ToolExecutionError } from './errors/tool-execution-error.js';
+export { ToolCallLimitError } from './errors/tool-call-limit-error.js';
+export { TooManyToolCallsError } from './errors/too-many-tool-calls-error.js';
+export { ToolResultError } from './errors/tool-result-error.js';
+export {
+  StructuredOutputError,
+  type StructuredOutputErrorOptions,
+  type StructuredOutputIssue,
+} from './errors/structured-output-error.js';
+export { EntityParseError, type EntityParseIssue } from './errors/entity-parse-error.js';
+export { EvaluationError } from './errors/evaluation-error.js';
 export {
   ChatMemoryError,
   type ChatMemoryErrorOptions,

@@ -1,29 +1,27 @@
-// Builds the published folder: dist/esm (ES modules), dist/cjs (CommonJS), dist/types (declarations).
+// Builds the published folder: dist/esm (ES modules and their declarations) and dist/cjs
+// (CommonJS and its declarations). Each folder has a package.json with its "type", so
+// TypeScript reads dist/esm/*.d.ts as ES modules and dist/cjs/*.d.ts as CommonJS: an ESM
+// consumer then sees the SDKs' ESM types, a CommonJS consumer their CommonJS types.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { builtFile, readEntryPoints } from './entry-points.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const dist = join(root, 'dist');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
 function compile(args) {
-  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), ...args], {
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [tsc, '-p', join(root, 'tsconfig.build.json'), '--declaration', ...args],
+    { stdio: 'inherit' },
+  );
 }
 
 rmSync(dist, { recursive: true, force: true });
 compile(['--outDir', join(dist, 'esm'), '--module', 'ESNext', '--moduleResolution', 'Bundler']);
 compile(['--outDir', join(dist, 'cjs'), '--module', 'CommonJS', '--moduleResolution', 'Node10']);
-compile([
-  '--outDir',
-  join(dist, 'types'),
-  '--declaration',
-  '--emitDeclarationOnly',
-  '--sourceMap',
-  'false',
-]);
 for (const [folder, type] of [
   ['esm', 'module'],
   ['cjs', 'commonjs'],
@@ -31,4 +29,13 @@ for (const [folder, type] of [
   mkdirSync(join(dist, folder), { recursive: true });
   writeFileSync(join(dist, folder, 'package.json'), JSON.stringify({ type }) + '\n');
 }
-console.log('built dist/esm, dist/cjs and dist/types');
+for (const { name, source } of readEntryPoints()) {
+  for (const format of ['esm', 'cjs']) {
+    for (const kind of ['js', 'types']) {
+      const file = join(root, builtFile(source, format, kind));
+      if (!existsSync(file))
+        throw new Error(`entry point ${name}: the build did not write ${file}`);
+    }
+  }
+}
+console.log('built dist/esm and dist/cjs, each with its declarations');

@@ -83,7 +83,10 @@ export class ChatStreamEndpoints {
     const subscription = pipeToNodeResponse(chunks$, res, {
       heartbeat,
       headers,
-      errorMessage: (error) => {
+      errorMessage: (error, source) => {
+        // Retry reasons come from the same redacted provider errors; the demo's tool errors
+        // are its own texts: both go out as they are.
+        if (source.kind !== 'error') return String(error);
         log(`chat stream failed: ${error instanceof Error ? error.stack : String(error)}`);
         // Provider errors are redacted by the adapters, and say what to fix (a bad key…).
         return ProviderError.isInstance(error)
@@ -92,7 +95,7 @@ export class ChatStreamEndpoints {
       },
       // The stream outlives this response: a dropped connection no longer aborts the model;
       // the registry's ttl (no client for that long) or a DELETE does.
-      resumable: { streams: this.streams, streamId: keyOf(session.id, streamId) },
+      resumable: { streams: this.streams, owner: session.id, streamId },
     });
     this.track(res, subscription);
   }
@@ -105,9 +108,8 @@ export class ChatStreamEndpoints {
    * @param streamId The id from the `x-stream-id` header.
    */
   resume(req: IncomingMessage, res: ServerResponse, streamId: string): void {
-    const key = keyOf(sessionOf(req).id, streamId);
-    const subscription = this.streams.resumeToNodeResponse(key, req, res);
-    if (subscription !== undefined) this.track(res, subscription);
+    const owner = sessionOf(req).id;
+    this.track(res, this.streams.resumeToNodeResponse({ owner, streamId }, req, res));
   }
 
   /**
@@ -119,11 +121,10 @@ export class ChatStreamEndpoints {
    * @param streamId The id from the `x-stream-id` header.
    */
   cancel(req: IncomingMessage, res: ServerResponse, streamId: string): void {
-    if (this.streams.delete(keyOf(sessionOf(req).id, streamId))) {
-      res.writeHead(204).end();
-    } else {
-      sendJson(res, 404, { error: 'This session has no answer stream with this id.' });
-    }
+    void this.streams.delete({ owner: sessionOf(req).id, streamId }).then((found) => {
+      if (found) res.writeHead(204).end();
+      else sendJson(res, 404, { error: 'This session has no answer stream with this id.' });
+    });
   }
 
   /** Stops every response, then every stream (model requests and tools aborted, timers stopped). */
@@ -140,9 +141,4 @@ export class ChatStreamEndpoints {
     this.responses.add(subscription);
     res.once('close', () => this.responses.delete(subscription));
   }
-}
-
-/** Registry keys include the session, so one browser cannot resume or cancel another's stream. */
-function keyOf(sessionId: string, streamId: string): string {
-  return `${sessionId}/${streamId}`;
 }

@@ -1,78 +1,28 @@
 import { defer, from, isObservable, map, of, take, type Observable } from 'rxjs';
 import type { ChatClient } from '../client/chat-client.js';
+import { ToolLoopTranscript, type TranscriptMark } from '../core/tool-loop-transcript.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
-import type { ChatResponse } from '../core/chat-response.js';
 import { isPromiseLike } from '../core/is-promise-like.js';
-import type { Usage } from '../core/usage.js';
 import { EvaluationError } from '../errors/evaluation-error.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import type { EvaluationInput, EvaluationJudge, EvaluationResult } from './evaluation-judge.js';
 import { judgeWithClient } from './judge-with-client.js';
-import type { Advisor, AdvisorChain } from './advisor.js';
-import { ContextKeys } from './context-keys.js';
-import { Order } from './order.js';
-import { previousAttemptMessages } from './previous-attempt-messages.js';
-import { recursiveAdvisor, type RecursionState, type RecursionStep } from './recursive-advisor.js';
-
-/**
- * What a judge is given.
- *
- * @example
- * ```ts
- * import { EvaluationAdvisor, type EvaluationInput } from 'rx-advisors';
- * const judge = ({ answer }: EvaluationInput) => ({ pass: !answer.includes('TODO'), feedback: 'Finish the answer.' });
- * new EvaluationAdvisor({ judge });
- * ```
- */
-export interface EvaluationInput {
-  /** The last user message of the original request. */
-  question: string | undefined;
-  /** The answer text to judge. */
-  answer: string;
-  /** The whole response of the attempt. */
-  response: ChatResponse;
-  /** The request the attempt sent. */
-  request: ChatRequest;
-  /** The attempt, counting from 1. */
-  attempt: number;
-}
-
-/**
- * A judge's verdict.
- *
- * @example
- * ```ts
- * import type { EvaluationResult } from 'rx-advisors';
- * const verdict: EvaluationResult = { pass: false, score: 4, feedback: 'Cite a source.' };
- * ```
- */
-export interface EvaluationResult {
-  /** Whether the answer is good enough. */
-  pass: boolean;
-  /** An optional score, reported in the feedback and in `EvaluationError`. */
-  score?: number;
-  /** What to improve; sent to the model with the next attempt. */
-  feedback?: string;
-  /** Tokens the judge spent, added to the call's usage. */
-  usage?: Partial<Usage>;
-}
-
-/**
- * A judge: a function returning a verdict (now, as a Promise or as an Observable, first
- * value), or another `ChatClient`, asked to answer `{ pass, score, feedback }` as JSON.
- *
- * @example
- * ```ts
- * import { ChatClient, type EvaluationJudge } from 'rx-advisors';
- * const byLength: EvaluationJudge = ({ answer }) => Promise.resolve({ pass: answer.length < 500 });
- * const byModel: EvaluationJudge = ChatClient.create(judgeModel);
- * ```
- */
-export type EvaluationJudge =
-  | ((
-      input: EvaluationInput,
-    ) => EvaluationResult | PromiseLike<EvaluationResult> | Observable<EvaluationResult>)
-  | ChatClient;
+import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
+import { Order } from '../advisor-api/order.js';
+import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../core/validate-options.js';
+import { previousAttemptMessages } from '../advisor-api/previous-attempt-messages.js';
+import {
+  recursiveAdvisor,
+  type RecursionState,
+  type RecursionStep,
+} from '../advisor-api/recursive-advisor.js';
 
 /**
  * Options of {@link EvaluationAdvisor}.
@@ -95,11 +45,53 @@ export interface EvaluationAdvisorOptions {
   feedbackMessage?: (result: EvaluationResult, input: EvaluationInput) => string;
   /** The system text a `ChatClient` judge gets; default asks for `{ pass, score, feedback }`. */
   judgeInstructions?: string;
-  /** Default `HIGHEST_PRECEDENCE + 240`: outside structured output and the tool loop. */
+  /** Default `Order.EVALUATION` (`HIGHEST_PRECEDENCE + 240`): outside structured output and the tool loop. */
   order?: number;
   /** Default `'evaluation'`. */
   name?: string;
 }
+
+/** What one run (subscription) collects over its attempts. */
+interface EvaluationRun {
+  readonly feedback: string[];
+  readonly loopAtStart: TranscriptMark;
+}
+
+function defaultFeedbackMessage(result: EvaluationResult): string {
+  const score = result.score === undefined ? '' : ` (score ${result.score})`;
+  const feedback = result.feedback ? `\nFeedback: ${result.feedback}` : '';
+  return (
+    `A reviewer rejected your previous answer${score}.${feedback}\n` +
+    'Answer the original request again, taking this feedback into account.'
+  );
+}
+
+/** The defaults of {@link EvaluationAdvisorOptions}. */
+const EVALUATION_ADVISOR_DEFAULTS = {
+  maxAttempts: 3,
+  onExhausted: 'return-last',
+  feedbackMessage: defaultFeedbackMessage,
+  order: Order.EVALUATION,
+  name: 'evaluation',
+} as const satisfies Omit<Required<EvaluationAdvisorOptions>, 'judge' | 'judgeInstructions'>;
+
+type ResolvedEvaluationOptions = typeof EVALUATION_ADVISOR_DEFAULTS & EvaluationAdvisorOptions;
+
+const EVALUATION_ADVISOR_RULES = {
+  ...ADVISOR_IDENTITY_RULES,
+  judge: Rules.custom(
+    'a function returning { pass, score?, feedback? }, or a ChatClient',
+    (value) =>
+      typeof value === 'function' ||
+      (typeof value === 'object' &&
+        value !== null &&
+        typeof (value as Partial<ChatClient>).prompt === 'function'),
+  ),
+  maxAttempts: Rules.integer(1),
+  onExhausted: Rules.oneOf('return-last', 'error'),
+  feedbackMessage: Rules.func,
+  judgeInstructions: Rules.custom('a string', (value) => typeof value === 'string'),
+} as const satisfies OptionRules<EvaluationAdvisorOptions>;
 
 /**
  * Judges each final answer and, when the judge rejects it, runs the rest of the chain
@@ -121,40 +113,33 @@ export interface EvaluationAdvisorOptions {
 export class EvaluationAdvisor implements Advisor {
   readonly name: string;
   readonly order: number;
-  private readonly options: EvaluationAdvisorOptions;
-  private readonly maxAttempts: number;
+  private readonly options: ResolvedEvaluationOptions;
+  private readonly delegate: Advisor;
 
   /** @param options The judge, attempts, what to do when they run out, order and name. */
   constructor(options: EvaluationAdvisorOptions) {
-    const { judge, maxAttempts = 3, onExhausted = 'return-last' } = options ?? {};
-    if (
-      typeof judge !== 'function' &&
-      typeof (judge as ChatClient | undefined)?.prompt !== 'function'
-    ) {
+    if (options?.judge === undefined) {
       throw new InvalidOptionsError({
         option: 'judge',
-        value: judge,
-        expected: 'a function returning { pass, score?, feedback? }, or a ChatClient',
+        value: undefined,
+        expected: EVALUATION_ADVISOR_RULES.judge.expected,
       });
     }
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
-      throw new InvalidOptionsError({
-        option: 'maxAttempts',
-        value: maxAttempts,
-        expected: 'an integer of at least 1',
-      });
-    }
-    if (onExhausted !== 'error' && onExhausted !== 'return-last') {
-      throw new InvalidOptionsError({
-        option: 'onExhausted',
-        value: onExhausted,
-        expected: "'return-last' or 'error'",
-      });
-    }
-    this.options = options;
-    this.maxAttempts = maxAttempts;
-    this.name = options.name ?? 'evaluation';
-    this.order = options.order ?? Order.HIGHEST_PRECEDENCE + 240;
+    this.options = withDefaults(
+      EVALUATION_ADVISOR_DEFAULTS,
+      validateOptions(options, EVALUATION_ADVISOR_RULES),
+    );
+    this.name = this.options.name;
+    this.order = this.options.order;
+    this.delegate = recursiveAdvisor({
+      name: this.name,
+      order: this.order,
+      start: (request): EvaluationRun => ({
+        feedback: [],
+        loopAtStart: ToolLoopTranscript.of(request.context).mark(),
+      }),
+      next: (state, run) => this.decide(state, run),
+    });
   }
 
   /**
@@ -164,22 +149,14 @@ export class EvaluationAdvisor implements Advisor {
    * @returns The attempts' chunks, `retry` chunks between them, then metadata, usage, finish.
    */
   advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
-    return defer(() => {
-      const feedback: string[] = [];
-      const loopAtStart = request.context.get(ContextKeys.TOOL_LOOP_MESSAGES);
-      return recursiveAdvisor({
-        name: this.name,
-        order: this.order,
-        next: (state) => this.decide(state, feedback, loopAtStart),
-      }).advise(request, chain);
-    });
+    return this.delegate.advise(request, chain);
   }
 
   private decide(
     state: RecursionState,
-    feedback: string[],
-    loopAtStart: unknown,
+    run: EvaluationRun,
   ): Observable<RecursionStep | undefined> | undefined {
+    const { feedback, loopAtStart } = run;
     const { response, attempt, originalRequest, addUsage } = state;
     if (response === undefined || response.finishReason === 'tool-calls') return undefined;
     const input: EvaluationInput = {
@@ -194,8 +171,8 @@ export class EvaluationAdvisor implements Advisor {
         if (result.usage !== undefined) addUsage(result.usage);
         if (result.pass) return undefined;
         feedback.push(result.feedback ?? '');
-        if (attempt >= this.maxAttempts) {
-          if ((this.options.onExhausted ?? 'return-last') === 'return-last') return undefined;
+        if (attempt >= this.options.maxAttempts) {
+          if (this.options.onExhausted === 'return-last') return undefined;
           throw new EvaluationError({
             attempts: attempt,
             feedback,
@@ -203,7 +180,7 @@ export class EvaluationAdvisor implements Advisor {
             lastScore: result.score,
           });
         }
-        const message = (this.options.feedbackMessage ?? defaultFeedbackMessage)(result, input);
+        const message = this.options.feedbackMessage(result, input);
         return {
           request: originalRequest.appendMessages(
             ...previousAttemptMessages(state, response, message, loopAtStart),
@@ -224,13 +201,4 @@ export class EvaluationAdvisor implements Advisor {
       return of(verdict);
     });
   }
-}
-
-function defaultFeedbackMessage(result: EvaluationResult): string {
-  const score = result.score === undefined ? '' : ` (score ${result.score})`;
-  const feedback = result.feedback ? `\nFeedback: ${result.feedback}` : '';
-  return (
-    `A reviewer rejected your previous answer${score}.${feedback}\n` +
-    'Answer the original request again, taking this feedback into account.'
-  );
 }

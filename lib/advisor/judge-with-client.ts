@@ -4,7 +4,7 @@ import { EntityParseError } from '../errors/entity-parse-error.js';
 import { compileOutputSchema } from '../output/compile-output-schema.js';
 import { parseAnswer } from '../output/parse-answer.js';
 import { StructuredOutputValidationAdvisor } from '../output/structured-output-validation-advisor.js';
-import type { EvaluationInput, EvaluationResult } from './evaluation-advisor.js';
+import type { EvaluationInput, EvaluationResult } from './evaluation-judge.js';
 
 interface Verdict {
   pass: boolean;

@@ -3,8 +3,14 @@ import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { ChatResponse } from '../core/chat-response.js';
 import { ResponseAssembler } from '../core/response-assembler.js';
-import type { Advisor, AdvisorChain } from './advisor.js';
-import { Order } from './order.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../core/validate-options.js';
+import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
+import { Order } from '../advisor-api/order.js';
 import { redact } from './redact.js';
 
 /** Where a {@link LoggerAdvisor} writes; `console` fits. */
@@ -19,7 +25,16 @@ export interface LoggedRequest {
   tools: string[];
 }
 
-/** Options of {@link LoggerAdvisor}. */
+/**
+ * Options of {@link LoggerAdvisor}.
+ *
+ * @example
+ * ```ts
+ * import { LoggerAdvisor, type LoggerAdvisorOptions } from 'rx-advisors';
+ * const options: LoggerAdvisorOptions = { logger: console, maxDepth: 16 };
+ * new LoggerAdvisor(options);
+ * ```
+ */
 export interface LoggerAdvisorOptions {
   /** Where to log; default `console`. */
   logger?: AdvisorLogger;
@@ -31,16 +46,47 @@ export interface LoggerAdvisorOptions {
   formatRequest?: (request: ChatRequest) => unknown;
   /** Turns the aggregated response into what is logged; default: the response itself. */
   formatResponse?: (response: ChatResponse) => unknown;
+  /**
+   * How deep the default request format copies the options: objects nested deeper are
+   * logged as `'[truncated]'` (secrets are redacted at every depth either way). Default 32;
+   * `Infinity` copies everything.
+   */
+  maxDepth?: number;
 }
+
+/** The defaults of {@link LoggerAdvisorOptions}; `logger` is read when the advisor is built. */
+const LOGGER_DEFAULTS: Readonly<
+  Required<Pick<LoggerAdvisorOptions, 'order' | 'name' | 'maxDepth'>>
+> = { order: Order.DEFAULT, name: 'logger', maxDepth: 32 };
+
+const LOGGER_RULES: OptionRules<LoggerAdvisorOptions> = {
+  logger: Rules.custom(
+    'an object with an info(message, details) method',
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as { info?: unknown }).info === 'function',
+  ),
+  order: Rules.integer(Order.HIGHEST_PRECEDENCE, Order.LOWEST_PRECEDENCE),
+  name: Rules.nonEmptyString,
+  formatRequest: Rules.func,
+  formatResponse: Rules.func,
+  maxDepth: Rules.custom(
+    'a positive integer or Infinity',
+    (value) => value === Infinity || (Number.isInteger(value) && (value as number) > 0),
+  ),
+};
 
 /**
  * Logs each request and the aggregated response of each model call. Ordered inside the
  * tool loop by default, so it sees every round. Secrets never reach the log: option
- * fields whose names look like keys, tokens, secrets or headers are redacted, and the
- * SDK client (which holds the API key) is never part of a request.
+ * fields whose names look like keys, tokens, secrets or headers are redacted at any
+ * depth (cycles are logged as `'[circular]'`, objects past `maxDepth` as `'[truncated]'`),
+ * and the SDK client (which holds the API key) is never part of a request. Message
+ * texts are logged as they are.
  *
  * @example
- * ```ts
+ * ```ts partial
  * import { ChatClient, LoggerAdvisor } from 'rx-advisors';
  *
  * const client = ChatClient.builder(model)
@@ -55,13 +101,19 @@ export class LoggerAdvisor implements Advisor {
   private readonly formatRequest: (request: ChatRequest) => unknown;
   private readonly formatResponse: (response: ChatResponse) => unknown;
 
-  /** @param options Logger, order, name and formatters; all optional. */
+  /**
+   * @param options Logger, order, name, formatters and redaction depth; all optional.
+   * @throws InvalidOptionsError When an option is invalid.
+   */
   constructor(options: LoggerAdvisorOptions = {}) {
-    this.name = options.name ?? 'logger';
-    this.order = options.order ?? Order.DEFAULT;
-    this.logger = options.logger ?? console;
-    this.formatRequest = options.formatRequest ?? defaultRequestFormat;
-    this.formatResponse = options.formatResponse ?? ((response) => response);
+    const settings = withDefaults(LOGGER_DEFAULTS, validateOptions(options, LOGGER_RULES));
+    this.name = settings.name;
+    this.order = settings.order;
+    this.logger = settings.logger ?? console;
+    const { maxDepth } = settings;
+    this.formatRequest =
+      settings.formatRequest ?? ((request) => defaultRequestFormat(request, maxDepth));
+    this.formatResponse = settings.formatResponse ?? ((response) => response);
   }
 
   /**
@@ -91,10 +143,10 @@ export class LoggerAdvisor implements Advisor {
   }
 }
 
-function defaultRequestFormat(request: ChatRequest): LoggedRequest {
+function defaultRequestFormat(request: ChatRequest, maxDepth: number): LoggedRequest {
   return {
     messages: request.messages,
-    options: redact(request.options) as Record<string, unknown>,
+    options: redact(request.options, maxDepth) as Record<string, unknown>,
     tools: request.tools.map((tool) => tool.name),
   };
 }

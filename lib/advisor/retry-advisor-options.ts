@@ -1,3 +1,8 @@
+import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
+import { Order } from '../advisor-api/order.js';
+import { Rules, type OptionRules } from '../core/validate-options.js';
+import { ProviderError } from '../errors/provider-error.js';
+
 /**
  * How long to wait before each retry: exponential (`initialDelay * factor^(n-1)`, capped at
  * `maxDelay`, then jittered by `RetryAdvisorOptions.jitter`) or a function of the failed
@@ -60,10 +65,66 @@ export interface RetryAdvisorOptions {
   /** Which errors to retry; default: a `ProviderError` whose `retryable` is true. */
   isRetryable?: (error: unknown) => boolean;
   /**
-   * Default `Order.LOWEST_PRECEDENCE - 1000`: next to the model, inside the tool loop, so a
+   * Default `Order.RETRY` (`LOWEST_PRECEDENCE - 1000`): next to the model, inside the tool loop, so a
    * failed model call is retried alone (tools that already ran are not run again).
    */
   order?: number;
   /** Default `'retry'`. */
   name?: string;
 }
+
+/** Exponential backoff without its options: `RetryBackoff`'s object form, all set. */
+type ExponentialBackoff = Required<Exclude<RetryBackoff, (...args: never[]) => unknown>>;
+
+/** The defaults of the exponential {@link RetryBackoff}. */
+export const RETRY_BACKOFF_DEFAULTS: Readonly<ExponentialBackoff> = {
+  initialDelay: 500,
+  factor: 2,
+  maxDelay: 10_000,
+};
+
+/**
+ * The defaults of {@link RetryAdvisorOptions}.
+ * @internal
+ */
+export const RETRY_ADVISOR_DEFAULTS = {
+  maxAttempts: 3,
+  backoff: RETRY_BACKOFF_DEFAULTS,
+  jitter: 0.5,
+  random: Math.random,
+  maxDelay: 60_000,
+  respectRetryAfter: true,
+  retryOnEmpty: true,
+  isRetryable: (error: unknown): boolean => ProviderError.isInstance(error) && error.retryable,
+  order: Order.RETRY,
+  name: 'retry',
+} as const satisfies Required<RetryAdvisorOptions>;
+
+/**
+ * The rules of {@link RetryAdvisorOptions}.
+ * @internal
+ */
+export const RETRY_ADVISOR_RULES: OptionRules<RetryAdvisorOptions> = {
+  ...ADVISOR_IDENTITY_RULES,
+  maxAttempts: Rules.integer(1),
+  backoff: Rules.custom(
+    'a function (attempt, error) => milliseconds, or { initialDelay?, factor?, maxDelay? }',
+    (value) => typeof value === 'function' || (typeof value === 'object' && value !== null),
+  ),
+  jitter: Rules.number(0, 1),
+  random: Rules.custom('a function returning a number in [0, 1]', (v) => typeof v === 'function'),
+  maxDelay: Rules.number(0),
+  respectRetryAfter: Rules.boolean,
+  retryOnEmpty: Rules.boolean,
+  isRetryable: Rules.func,
+};
+
+/**
+ * The rules of the exponential {@link RetryBackoff} (reported as `backoff.<option>`).
+ * @internal
+ */
+export const RETRY_BACKOFF_RULES: OptionRules<ExponentialBackoff> = {
+  initialDelay: Rules.number(0),
+  factor: Rules.number(0),
+  maxDelay: Rules.number(0),
+};

@@ -3,12 +3,27 @@ import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { ProviderError } from '../errors/provider-error.js';
-import type { Advisor, AdvisorChain } from './advisor.js';
-import { Order } from './order.js';
-import { recursiveAdvisor, type RecursionState, type RecursionStep } from './recursive-advisor.js';
-import type { RetryAdvisorOptions, RetryBackoff } from './retry-advisor-options.js';
+import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
+import { Order } from '../advisor-api/order.js';
+import {
+  recursiveAdvisor,
+  type RecursionState,
+  type RecursionStep,
+} from '../advisor-api/recursive-advisor.js';
+import { validateOptions, withDefaults } from '../core/validate-options.js';
+import {
+  RETRY_ADVISOR_DEFAULTS,
+  RETRY_ADVISOR_RULES,
+  RETRY_BACKOFF_DEFAULTS,
+  RETRY_BACKOFF_RULES,
+  type RetryAdvisorOptions,
+  type RetryBackoff,
+} from './retry-advisor-options.js';
 
 export type { RetryAdvisorOptions, RetryBackoff } from './retry-advisor-options.js';
+
+/** The options in effect, defaults applied. */
+type ResolvedRetryOptions = typeof RETRY_ADVISOR_DEFAULTS & RetryAdvisorOptions;
 
 /** Milliseconds to wait before the next attempt, or `undefined` to give up. */
 type DelayPolicy = (attempt: number, error: unknown) => number | undefined;
@@ -42,29 +57,20 @@ type DelayPolicy = (attempt: number, error: unknown) => number | undefined;
  * ```
  */
 export class RetryAdvisor implements Advisor {
-  /** The default order: `Order.LOWEST_PRECEDENCE - 1000`. */
-  static readonly DEFAULT_ORDER = Order.LOWEST_PRECEDENCE - 1000;
+  /** The default order: `Order.RETRY` (`LOWEST_PRECEDENCE - 1000`). */
+  static readonly DEFAULT_ORDER = Order.RETRY;
   readonly name: string;
   readonly order: number;
   private readonly delegate: Advisor;
 
   /** @param options Attempts, backoff, jitter, Retry-After handling, what to retry, order and name. */
   constructor(options: RetryAdvisorOptions = {}) {
-    const {
-      maxAttempts = 3,
-      retryOnEmpty = true,
-      isRetryable = isRetryableProviderError,
-      order = RetryAdvisor.DEFAULT_ORDER,
-      name = 'retry',
-    } = options;
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
-      throw new InvalidOptionsError({
-        option: 'maxAttempts',
-        value: maxAttempts,
-        expected: 'an integer of at least 1',
-      });
-    }
-    const delayOf = delayPolicy(options);
+    const resolved = withDefaults(
+      RETRY_ADVISOR_DEFAULTS,
+      validateOptions(options, RETRY_ADVISOR_RULES),
+    );
+    const { maxAttempts, retryOnEmpty, isRetryable, order, name } = resolved;
+    const delayOf = delayPolicy(resolved);
     this.name = name;
     this.order = order;
     this.delegate = recursiveAdvisor({
@@ -98,39 +104,13 @@ export class RetryAdvisor implements Advisor {
   }
 }
 
-function isRetryableProviderError(error: unknown): boolean {
-  return ProviderError.isInstance(error) && error.retryable;
-}
-
 /**
  * The wait before a retry: the backoff (exponential and jittered, or the caller's function),
  * raised to the error's Retry-After, cut to `maxDelay`; a Retry-After above `maxDelay` gives up,
  * because retrying before the provider's time only spends another request on a certain 429.
  */
-function delayPolicy(options: RetryAdvisorOptions): DelayPolicy {
-  const {
-    backoff = {},
-    jitter = 0.5,
-    random = Math.random,
-    maxDelay = 60_000,
-    respectRetryAfter = true,
-  } = options;
-  checkNumber('maxDelay', maxDelay, 0, Infinity);
-  checkNumber('jitter', jitter, 0, 1);
-  if (typeof random !== 'function') {
-    throw new InvalidOptionsError({
-      option: 'random',
-      value: random,
-      expected: 'a function returning a number in [0, 1]',
-    });
-  }
-  if (typeof respectRetryAfter !== 'boolean') {
-    throw new InvalidOptionsError({
-      option: 'respectRetryAfter',
-      value: respectRetryAfter,
-      expected: 'true or false',
-    });
-  }
+function delayPolicy(options: ResolvedRetryOptions): DelayPolicy {
+  const { backoff, jitter, random, maxDelay, respectRetryAfter } = options;
   const backoffOf = backoffFunction(backoff, jitter, random);
   return (attempt, error) => {
     const retryAfter =
@@ -155,10 +135,10 @@ function backoffFunction(
   random: () => number,
 ): (attempt: number, error: unknown) => number {
   if (typeof backoff === 'function') return backoff;
-  const { initialDelay = 500, factor = 2, maxDelay = 10_000 } = backoff;
-  checkNumber('backoff.initialDelay', initialDelay, 0, Infinity);
-  checkNumber('backoff.factor', factor, 0, Infinity);
-  checkNumber('backoff.maxDelay', maxDelay, 0, Infinity);
+  const { initialDelay, factor, maxDelay } = withDefaults(
+    RETRY_BACKOFF_DEFAULTS,
+    validateOptions(backoff, RETRY_BACKOFF_RULES, 'backoff.'),
+  );
   return (attempt) => {
     const delay = Math.min(maxDelay, initialDelay * factor ** (attempt - 1));
     if (jitter === 0) return delay;
@@ -172,14 +152,6 @@ function backoffFunction(
     }
     return delay * (1 - jitter * r);
   };
-}
-
-function checkNumber(option: string, value: unknown, min: number, max: number): void {
-  if (typeof value !== 'number' || !(value >= min && value <= max)) {
-    const expected =
-      max === Infinity ? `a number of at least ${min}` : `a number from ${min} to ${max}`;
-    throw new InvalidOptionsError({ option, value, expected });
-  }
 }
 
 function describe(error: unknown): string {

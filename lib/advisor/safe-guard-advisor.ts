@@ -1,17 +1,60 @@
-import { from, type Observable } from 'rxjs';
+import { defer, from, type Observable } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../core/validate-options.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import type { Advisor, AdvisorChain } from './advisor.js';
-import { Order } from './order.js';
+import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
+import { Order } from '../advisor-api/order.js';
+import { normalizeForMatching, type MatchNormalization } from './normalize-for-matching.js';
+import { WordMatcher } from './word-matcher.js';
 
-/** Options of {@link SafeGuardAdvisor}. */
+/**
+ * Which messages of a request {@link SafeGuardAdvisor} checks: the last user message,
+ * every user message, or every message (system, user, assistant and tool texts).
+ *
+ * @example
+ * ```ts
+ * import { SafeGuardAdvisor, type SafeGuardScope } from 'rx-advisors';
+ * const scope: SafeGuardScope = 'all-user';
+ * new SafeGuardAdvisor({ sensitiveWords: ['password'], scope });
+ * ```
+ */
+export type SafeGuardScope = 'last-user' | 'all-user' | 'all-messages';
+
+/**
+ * Options of {@link SafeGuardAdvisor}.
+ *
+ * @example
+ * ```ts
+ * import { SafeGuardAdvisor, type SafeGuardAdvisorOptions } from 'rx-advisors';
+ * const options: SafeGuardAdvisorOptions = { sensitiveWords: ['password'], scope: 'all-user' };
+ * new SafeGuardAdvisor(options);
+ * ```
+ */
 export interface SafeGuardAdvisorOptions {
-  /** Words or phrases that stop the call (matched case-insensitively, as whole words). */
+  /**
+   * Words or phrases that stop the call, matched as whole words after normalization
+   * (case, compatibility forms, invisible characters, combining marks, whitespace runs;
+   * see docs/security.md). Any number: matching is linear in the message length.
+   */
   sensitiveWords: readonly string[];
   /** The polite refusal sent instead of a model answer. */
   failureResponse?: string;
-  /** Default `Order.HIGHEST_PRECEDENCE + 100`: outermost, before memory and the tool loop. */
+  /**
+   * Which messages of the request are checked. Default `'all-user'`: every user message
+   * the caller passed, because history sent by a browser is not trusted (a forbidden word
+   * in an earlier "user" message would otherwise reach the model). `'last-user'` checks
+   * only the newest user message; `'all-messages'` also system, assistant and tool texts.
+   */
+  scope?: SafeGuardScope;
+  /** Whether combining marks are ignored (`café` matches `cafe`). Default `true`. */
+  stripMarks?: boolean;
+  /** Default `Order.SAFE_GUARD` (`HIGHEST_PRECEDENCE + 100`): before memory and the tool loop. */
   order?: number;
   /** Default `'safe-guard'`. */
   name?: string;
@@ -21,10 +64,36 @@ const DEFAULT_FAILURE =
   'Sorry, I cannot help with that request because it touches a topic I am not allowed to discuss. ' +
   'Could you rephrase it or ask something else?';
 
+/** The defaults of {@link SafeGuardAdvisorOptions}. */
+const SAFE_GUARD_DEFAULTS: Readonly<Required<Omit<SafeGuardAdvisorOptions, 'sensitiveWords'>>> = {
+  failureResponse: DEFAULT_FAILURE,
+  scope: 'all-user',
+  stripMarks: true,
+  order: Order.SAFE_GUARD,
+  name: 'safe-guard',
+};
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+const SAFE_GUARD_RULES: OptionRules<SafeGuardAdvisorOptions> = {
+  sensitiveWords: Rules.custom(
+    'an array of non-empty strings',
+    (value) => Array.isArray(value) && value.every((word) => isString(word) && word.trim() !== ''),
+  ),
+  failureResponse: Rules.custom('a string', isString),
+  scope: Rules.oneOf('last-user', 'all-user', 'all-messages'),
+  stripMarks: Rules.boolean,
+  order: Rules.integer(Order.HIGHEST_PRECEDENCE, Order.LOWEST_PRECEDENCE),
+  name: Rules.nonEmptyString,
+};
+
 /**
- * Stops a call whose new user message contains a sensitive word: the model is not called,
- * and the stream is a polite refusal with finish reason `content-filter`. Only the last
- * user message is checked, so words replayed from memory do not trigger it again.
+ * Stops a call whose user message contains a sensitive word: the model is not called,
+ * and the stream is a polite refusal with finish reason `content-filter`. Words match
+ * whole, after normalization (so `ＰＡＳＳ\u200Bword` matches `password`), through an
+ * Aho–Corasick automaton built once: the cost is linear in the text checked, whatever
+ * the number of words. Every user message of the request is checked by default (see
+ * `scope`); it sits before the memory advisor, so history loaded from memory is not.
  *
  * @example
  * ```ts
@@ -39,56 +108,81 @@ const DEFAULT_FAILURE =
 export class SafeGuardAdvisor implements Advisor {
   readonly name: string;
   readonly order: number;
-  private readonly pattern: RegExp | undefined;
+  private readonly scope: SafeGuardScope;
+  private readonly normalization: MatchNormalization;
+  private readonly matcher: WordMatcher | undefined;
   private readonly refusal: readonly ChatChunk[];
 
-  /** @param options The sensitive words, refusal text, order and name. */
+  /**
+   * @param options The sensitive words, refusal text, scope, normalization, order and name.
+   * @throws InvalidOptionsError When an option is invalid or a word is empty once normalized.
+   */
   constructor(options: SafeGuardAdvisorOptions) {
-    const words: unknown = options?.sensitiveWords;
-    if (
-      !Array.isArray(words) ||
-      words.some((word) => typeof word !== 'string' || word.trim() === '')
-    ) {
+    if (options?.sensitiveWords === undefined) {
       throw new InvalidOptionsError({
         option: 'sensitiveWords',
-        value: words,
-        expected: 'an array of non-empty strings',
+        value: undefined,
+        expected: SAFE_GUARD_RULES.sensitiveWords?.expected ?? '',
       });
     }
-    this.name = options.name ?? 'safe-guard';
-    this.order = options.order ?? Order.HIGHEST_PRECEDENCE + 100;
-    this.pattern =
-      options.sensitiveWords.length === 0
-        ? undefined
-        : new RegExp(
-            `(?<![\\p{L}\\p{N}_])(?:${options.sensitiveWords.map(escape).join('|')})(?![\\p{L}\\p{N}_])`,
-            'iu',
-          );
+    const settings = withDefaults(SAFE_GUARD_DEFAULTS, validateOptions(options, SAFE_GUARD_RULES));
+    this.name = settings.name;
+    this.order = settings.order;
+    this.scope = settings.scope;
+    this.normalization = { stripMarks: settings.stripMarks };
+    const words = settings.sensitiveWords.map((word, index) => {
+      const normalized = normalizeForMatching(word, this.normalization).trim();
+      if (normalized === '') {
+        throw new InvalidOptionsError({
+          option: `sensitiveWords[${index}]`,
+          value: word,
+          expected: 'a word that is not empty once invisible characters and marks are removed',
+        });
+      }
+      return normalized;
+    });
+    this.matcher = words.length === 0 ? undefined : new WordMatcher(words);
     this.refusal = [
-      { type: 'text-delta', text: options.failureResponse ?? DEFAULT_FAILURE },
+      { type: 'text-delta', text: settings.failureResponse },
       { type: 'finish', reason: 'content-filter' },
     ];
   }
 
   /**
-   * Refuses without calling the model when the last user message is sensitive; otherwise
+   * Refuses without calling the model when a checked message is sensitive; otherwise
    * passes the call on unchanged.
    * @param request The request.
    * @param chain The rest of the chain.
    * @returns The refusal chunks, or the downstream chunks.
    */
   advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
-    const text = request.lastUserText;
-    if (this.pattern !== undefined && text !== undefined && this.pattern.test(text)) {
-      return from(this.refusal);
-    }
-    return chain.next(request);
+    return defer(() => (this.isSensitive(request) ? from(this.refusal) : chain.next(request)));
   }
-}
 
-function escape(word: string): string {
-  return word
-    .trim()
-    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    .replace(/\s+/g, '\\s+');
+  private isSensitive(request: ChatRequest): boolean {
+    const matcher = this.matcher;
+    if (matcher === undefined) return false;
+    return this.textsToCheck(request).some(
+      (text) =>
+        typeof text === 'string' &&
+        matcher.find(normalizeForMatching(text, this.normalization)) !== undefined,
+    );
+  }
+
+  private textsToCheck(request: ChatRequest): string[] {
+    switch (this.scope) {
+      case 'last-user': {
+        const text = request.lastUserText;
+        return text === undefined ? [] : [text];
+      }
+      case 'all-user':
+        return request.messages.flatMap((m) => (m.role === 'user' ? [m.content] : []));
+      case 'all-messages':
+        return request.messages.map((m) => m.content);
+      default: {
+        const never: never = this.scope;
+        return never;
+      }
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import { map, type Observable } from 'rxjs';
-import type { Advisor } from '../advisor/advisor.js';
+import type { Advisor } from '../advisor-api/advisor.js';
 import { aggregate } from '../core/aggregate.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatResponse } from '../core/chat-response.js';
@@ -19,7 +19,7 @@ export type RunChain = (extraAdvisors?: readonly Advisor[]) => Observable<ChatCh
  * value. `call()` is `stream()` aggregated: one code path.
  *
  * @example
- * ```ts
+ * ```ts partial
  * client.prompt('Hi').call().content().subscribe((text) => console.log(text));
  * client.prompt('Hi').call().chatResponse().subscribe((r) => console.log(r.usage));
  * client.prompt('A person').call().entity(Person, { validate: true }).subscribe((p) => console.log(p.name));
@@ -66,7 +66,7 @@ export class CallResponseSpec {
     options: EntityOptions = {},
   ): Observable<EntityType<T, InferOutput<S>>> {
     const extra = entityAdvisors(schema, options);
-    return this.run(extra).pipe(aggregate(), parseEntity(schema)) as Observable<
+    return this.run(extra).pipe(aggregate(), parseEntity(schema, options)) as Observable<
       EntityType<T, InferOutput<S>>
     >;
   }

@@ -1,8 +1,8 @@
-import type { Advisor } from '../advisor/advisor.js';
+import type { Advisor } from '../advisor-api/advisor.js';
 import type { ChatModel } from '../core/chat-model.js';
 import type { ChatOptions } from '../core/chat-options.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from '../core/tool.js';
 import type { ClientDefaults } from './client-defaults.js';
 import { PromptSpec } from './prompt-spec.js';
 import type { ToolLookup } from './tool-lookup.js';
@@ -72,7 +72,7 @@ export class ChatClient {
  * (records) what was set before.
  *
  * @example
- * ```ts
+ * ```ts partial
  * const client = ChatClient.builder(model)
  *   .defaultSystem('Answer in English.')
  *   .defaultAdvisors(new MessageChatMemoryAdvisor({ chatMemory }))

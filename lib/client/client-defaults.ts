@@ -1,7 +1,7 @@
-import type { Advisor } from '../advisor/advisor.js';
+import type { Advisor } from '../advisor-api/advisor.js';
 import type { ChatModel } from '../core/chat-model.js';
 import type { ChatOptions } from '../core/chat-options.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from '../core/tool.js';
 import type { ToolLookup } from './tool-lookup.js';
 
 /**

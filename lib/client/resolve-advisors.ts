@@ -1,11 +1,14 @@
-import type { Advisor } from '../advisor/advisor.js';
-import type { ConversationHistoryAware } from '../advisor/context-keys.js';
-import { Order } from '../advisor/order.js';
+import type { Advisor } from '../advisor-api/advisor.js';
+import {
+  isConversationHistoryAware,
+  isToolContributor,
+  isToolLoop,
+} from '../advisor-api/advisor-roles.js';
+import { Order } from '../advisor-api/order.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { ToolCallingAdvisor } from '../tools/tool-calling-advisor.js';
-import type { ToolContributor } from '../tools/tool-contributor.js';
-import { AdvisorParams } from './advisor-params.js';
+import { AdvisorParams } from '../advisor-api/advisor-params.js';
 
 /** Options of {@link resolveAdvisors}. */
 export interface ResolveAdvisorsOptions {
@@ -17,10 +20,10 @@ export interface ResolveAdvisorsOptions {
 
 /**
  * The advisors a ChatClient call runs: the registered ones, plus a `ToolCallingAdvisor`
- * when the call has tools (or an advisor says `contributesTools: true`), none is
- * registered yet, and the call did not set `toolCallingAdvisorAutoRegister: false`. Two
+ * when the call has tools (or an advisor `isToolContributor`), no tool loop advisor
+ * (`isToolLoop`) is registered yet, and the call did not set `toolCallingAdvisorAutoRegister: false`. Two
  * tool calling advisors in one chain is an `InvalidOptionsError`. When an advisor ordered
- * after the loop manages the conversation itself (`managesConversationHistory: true`), the
+ * after the loop manages the conversation itself (`isConversationHistoryAware`), the
  * added loop runs with `conversationHistory: false`.
  * @internal
  * @param options Registered advisors and the call's request.
@@ -28,7 +31,7 @@ export interface ResolveAdvisorsOptions {
  */
 export function resolveAdvisors(options: ResolveAdvisorsOptions): readonly Advisor[] {
   const { advisors, request } = options;
-  const loops = advisors.filter((advisor) => ToolCallingAdvisor.isInstance(advisor));
+  const loops = advisors.filter(isToolLoop);
   if (loops.length > 1) {
     throw new InvalidOptionsError({
       option: 'advisors',
@@ -41,14 +44,10 @@ export function resolveAdvisors(options: ResolveAdvisorsOptions): readonly Advis
   if (request.context.get(AdvisorParams.TOOL_CALLING_ADVISOR_AUTO_REGISTER) === false) {
     return advisors;
   }
-  const needsLoop =
-    request.tools.length > 0 ||
-    advisors.some((advisor) => (advisor as ToolContributor).contributesTools === true);
+  const needsLoop = request.tools.length > 0 || advisors.some(isToolContributor);
   if (!needsLoop) return advisors;
   const memoryInsideLoop = advisors.some(
-    (advisor) =>
-      advisor.order > Order.TOOL_CALLING &&
-      (advisor as ConversationHistoryAware).managesConversationHistory === true,
+    (advisor) => advisor.order > Order.TOOL_CALLING && isConversationHistoryAware(advisor),
   );
   return [...advisors, new ToolCallingAdvisor({ conversationHistory: !memoryInsideLoop })];
 }

@@ -32,7 +32,9 @@ export class StreamResponseSpec {
    */
   content(): Observable<string> {
     const chunks$ = this.run();
-    // One subscriber per chunk instead of filter + map: this is every streaming UI's hot path.
+    // One hand-written subscriber instead of filter + map (two operator subscribers, two
+    // calls per chunk): about 22 ns against 31 ns per chunk (docs/architecture.md). This is
+    // every streaming UI's hot path; the error and teardown paths are RxJS's own.
     return new Observable<string>((subscriber) =>
       chunks$.subscribe({
         next: (chunk) => {
@@ -50,7 +52,7 @@ export class StreamResponseSpec {
    * `{ validate: true }` a `StructuredOutputValidationAdvisor` joins this call; when an
    * attempt fails, partials start over with the next attempt.
    * @example
-   * ```ts
+   * ```ts partial
    * client.prompt('Invent a person').stream().entity(Person, { validate: true })
    *   .subscribe((partial) => render(partial)); // the last value is the complete entity
    * ```
@@ -63,7 +65,7 @@ export class StreamResponseSpec {
     options: EntityOptions = {},
   ): Observable<DeepPartial<EntityType<T, InferOutput<S>>>> {
     const extra = entityAdvisors(schema, options);
-    return this.run(extra).pipe(streamEntity(schema)) as Observable<
+    return this.run(extra).pipe(streamEntity(schema, options)) as Observable<
       DeepPartial<EntityType<T, InferOutput<S>>>
     >;
   }

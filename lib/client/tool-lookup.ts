@@ -1,4 +1,4 @@
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from '../core/tool.js';
 
 /**
  * Where `prompt().toolNames(...)` finds tools by name; a `ToolRegistry` is one.

@@ -15,7 +15,7 @@ import { ResponseAssembler } from './response-assembler.js';
  * ```
  *
  * @example
- * ```ts
+ * ```ts partial
  * import { aggregate } from 'rx-advisors';
  *
  * model.stream(request).pipe(aggregate()).subscribe((response) => console.log(response.text));

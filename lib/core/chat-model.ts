@@ -10,12 +10,12 @@ import type { ChatRequest } from './chat-request.js';
  * @example
  * ```ts
  * import { of } from 'rxjs';
- * import type { ChatModel } from 'rx-advisors';
+ * import type { ChatChunk, ChatModel } from 'rx-advisors';
  *
  * const echo: ChatModel = {
  *   provider: 'echo',
  *   stream: (request) =>
- *     of(
+ *     of<ChatChunk[]>(
  *       { type: 'text-delta', text: request.lastUserText ?? '' },
  *       { type: 'finish', reason: 'stop' },
  *     ),

@@ -1,4 +1,4 @@
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from './tool.js';
 import type { ChatOptions } from './chat-options.js';
 import type { Message } from './message.js';
 

@@ -6,7 +6,11 @@ import { isObservable, Observable, type Subscription } from 'rxjs';
  * `concat(source$.pipe(filter(keep)), defer(() => from(then())))` in one subscription, for
  * the tool loop's rounds (a round's chunks, then what the round's end decides), which run
  * once per model call. Errors from `source$`, `keep`, `then` or the returned Observable
- * are the stream's error; unsubscribing tears down whichever part is running.
+ * are the stream's error, and after one `then` is never called (so a round that failed
+ * never runs its tools); unsubscribing tears down whichever part is running. It exists
+ * because the bench shows the composition costs about a quarter more per tool round
+ * (docs/architecture.md, "The tool loop's operators").
+ * Contract: `keep` must not unsubscribe; `then` runs at most once per subscription.
  *
  * ```
  * source$: --a--b--c--|          keep: not b
@@ -52,6 +56,8 @@ export function filterThen<T, R>(
       },
       error: (err: unknown) => subscriber.error(err),
       complete: () => {
+        // `keep` threw on a synchronous source: the stream has failed, nothing follows.
+        if (subscriber.closed) return;
         let rest: readonly R[] | Observable<R>;
         try {
           rest = then();

@@ -24,7 +24,7 @@ export interface EntityParseIssue {
  * instead and fails with a `StructuredOutputError`.)
  *
  * @example
- * ```ts
+ * ```ts partial
  * import { EntityParseError } from 'rx-advisors';
  *
  * client.prompt('A person as JSON').call().entity(person).subscribe({
@@ -39,20 +39,24 @@ export class EntityParseError extends RxAdvisorsError {
   readonly errors: readonly EntityParseIssue[];
   /** The answer text. */
   readonly text: string;
+  /** How many issues were found; `errors` keeps only the first `maxIssues` of them. */
+  readonly errorCount: number;
 
-  /** @param options The issues and the answer text. */
-  constructor(options: { errors: readonly EntityParseIssue[]; text: string }) {
+  /** @param options The issues kept, how many there were (default: as many as kept) and the answer text. */
+  constructor(options: { errors: readonly EntityParseIssue[]; text: string; errorCount?: number }) {
+    const errorCount = Math.max(options.errorCount ?? 0, options.errors.length);
     const summary = options.errors
       .slice(0, 3)
       .map((issue) => `${issue.path || '(answer)'} ${issue.message}`)
       .join('; ');
     super(
-      `The answer is not a valid entity: ${summary}${options.errors.length > 3 ? ` (and ${options.errors.length - 3} more)` : ''}. ` +
+      `The answer is not a valid entity: ${summary}${errorCount > 3 ? ` (and ${errorCount - 3} more)` : ''}. ` +
         `Ask for JSON in the prompt, or use entity(schema, { validate: true }) to retry with the errors.`,
     );
     Object.defineProperty(this, MARKER, { value: true });
     this.errors = options.errors;
     this.text = options.text;
+    this.errorCount = errorCount;
   }
 
   /**

@@ -33,17 +33,21 @@ export interface StructuredOutputIssue {
 export interface StructuredOutputErrorOptions {
   /** How many answers were tried. */
   attempts: number;
-  /** Every attempt's validation failures. */
+  /** Every attempt's validation failures (the first `maxIssues` of each attempt). */
   errors: readonly StructuredOutputIssue[];
   /** The text of the last answer. */
   lastText: string;
+  /** How many failures there were over all attempts, kept or not; default `errors.length`. */
+  errorCount?: number;
+  /** How many failures the last attempt had, kept or not; default: those kept in `errors`. */
+  lastAttemptErrorCount?: number;
 }
 
 /**
  * No answer matched the output schema within `maxAttempts` model calls.
  *
  * @example
- * ```ts
+ * ```ts partial
  * import { StructuredOutputError } from 'rx-advisors';
  *
  * client.prompt('A person').call().entity(person, { validate: true }).subscribe({
@@ -56,27 +60,31 @@ export interface StructuredOutputErrorOptions {
 export class StructuredOutputError extends RxAdvisorsError {
   /** How many answers were tried. */
   readonly attempts: number;
-  /** Every attempt's validation failures, in order. */
+  /** Every attempt's validation failures, in order (the first `maxIssues` of each attempt). */
   readonly errors: readonly StructuredOutputIssue[];
   /** The text of the last answer. */
   readonly lastText: string;
+  /** How many failures there were over all attempts, including those not kept in `errors`. */
+  readonly errorCount: number;
 
   /** @param options Attempts, errors and the last answer's text. */
   constructor(options: StructuredOutputErrorOptions) {
     const last = options.errors.filter((issue) => issue.attempt === options.attempts);
+    const lastCount = Math.max(options.lastAttemptErrorCount ?? 0, last.length);
     const summary = last
       .slice(0, 3)
       .map((issue) => `${issue.path || '(answer)'} ${issue.message}`)
       .join('; ');
     super(
       `No answer matched the output schema after ${options.attempts} attempt(s); the last one failed with: ` +
-        `${summary}${last.length > 3 ? ` (and ${last.length - 3} more)` : ''}. ` +
+        `${summary}${lastCount > 3 ? ` (and ${lastCount - 3} more)` : ''}. ` +
         `Raise maxAttempts, simplify the schema, or use onExhausted: 'return-last'.`,
     );
     Object.defineProperty(this, MARKER, { value: true });
     this.attempts = options.attempts;
     this.errors = options.errors;
     this.lastText = options.lastText;
+    this.errorCount = Math.max(options.errorCount ?? 0, options.errors.length);
   }
 
   /**

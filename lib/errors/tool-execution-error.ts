@@ -8,7 +8,7 @@ const MARKER = Symbol.for('rx-advisors.error.ToolExecutionError');
  * error tool result; with `'throw'` the stream fails with this error.
  *
  * @example
- * ```ts
+ * ```ts partial
  * import { ToolExecutionError } from 'rx-advisors';
  *
  * stream$.subscribe({

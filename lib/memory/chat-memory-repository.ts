@@ -17,7 +17,7 @@ import type { Message } from '../core/message.js';
  * (`MessageWindowChatMemory`) serialise the operations on one conversation.
  *
  * @example
- * ```ts
+ * ```ts partial
  * import type { ChatMemoryRepository, Message } from 'rx-advisors';
  *
  * class RedisChatMemoryRepository implements ChatMemoryRepository {

@@ -12,13 +12,13 @@ import {
   throwError,
   type Observable,
 } from 'rxjs';
-import type { AdvisorChain } from '../advisor/advisor.js';
-import { ContextKeys } from '../advisor/context-keys.js';
+import type { AdvisorChain } from '../advisor-api/advisor.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { ChatResponse } from '../core/chat-response.js';
 import type { AssistantMessage, Message } from '../core/message.js';
 import { ResponseAssembler } from '../core/response-assembler.js';
+import { ToolLoopTranscript, type TranscriptMark } from '../core/tool-loop-transcript.js';
 import type { ChatMemory } from './chat-memory.js';
 import { turnInputs } from './conversation-messages.js';
 
@@ -115,26 +115,22 @@ function producedMessages(response: ChatResponse, loop: LoopMessagesReader | und
 /**
  * Reads the messages the tool loop (ordered inside this advisor) added during this run.
  * The context may outlive one run (an outer advisor re-running the chain), so only what
- * came after the subscription started counts, whether the loop appends to its array or
- * replaces it.
+ * the transcript got after the subscription started counts.
  */
 class LoopMessagesReader {
-  private readonly atStart: unknown;
-  private readonly lengthAtStart: number;
+  private readonly transcript: ToolLoopTranscript;
+  private readonly mark: TranscriptMark;
 
   constructor(
-    private readonly context: Map<string, unknown>,
+    context: Map<string, unknown>,
     readonly save: boolean,
   ) {
-    this.atStart = context.get(ContextKeys.TOOL_LOOP_MESSAGES);
-    this.lengthAtStart = Array.isArray(this.atStart) ? this.atStart.length : 0;
+    this.transcript = ToolLoopTranscript.of(context);
+    this.mark = this.transcript.mark();
   }
 
   read(): Message[] {
-    const current = this.context.get(ContextKeys.TOOL_LOOP_MESSAGES);
-    if (!Array.isArray(current)) return [];
-    const messages = current as Message[];
-    return current === this.atStart ? messages.slice(this.lengthAtStart) : messages.slice();
+    return this.transcript.since(this.mark);
   }
 }
 

@@ -1,4 +1,4 @@
-import { AdvisorParams } from '../client/advisor-params.js';
+import { AdvisorParams } from '../advisor-api/advisor-params.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import { MissingConversationIdError } from '../errors/missing-conversation-id-error.js';
 

@@ -1,4 +1,11 @@
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { Order } from '../advisor-api/order.js';
+import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../core/validate-options.js';
 import type { ChatMemory } from './chat-memory.js';
 import { MessageWindowChatMemory } from './message-window-chat-memory.js';
 
@@ -42,55 +49,46 @@ export interface ResolvedChatMemoryAdvisorOptions {
   saveToolMessages: boolean;
 }
 
+/** The defaults of {@link ChatMemoryAdvisorOptions} (each advisor adds its own `name`). */
+const CHAT_MEMORY_ADVISOR_DEFAULTS = {
+  order: Order.CHAT_MEMORY,
+  saveToolMessages: false,
+} as const satisfies ChatMemoryAdvisorOptions;
+
+const CHAT_MEMORY_ADVISOR_RULES = {
+  ...ADVISOR_IDENTITY_RULES,
+  chatMemory: Rules.custom(
+    'a ChatMemory (get, add, clear), e.g. new MessageWindowChatMemory()',
+    (value) => isChatMemory(value),
+  ),
+  defaultConversationId: Rules.custom(
+    'a non-empty string, or no value (then calls must pass a conversationId)',
+    (value) => typeof value === 'string' && value !== '',
+  ),
+  saveToolMessages: Rules.boolean,
+} as const satisfies OptionRules<ChatMemoryAdvisorOptions>;
+
 /**
- * Validates and fills in the shared advisor options.
+ * Validates and fills in the shared advisor options. The default `chatMemory` is a new
+ * `MessageWindowChatMemory` per advisor, never one shared instance.
  * @internal
  */
 export function resolveChatMemoryAdvisorOptions(
   options: ChatMemoryAdvisorOptions,
-  defaults: { name: string; order: number },
+  defaults: { name: string; order?: number },
 ): ResolvedChatMemoryAdvisorOptions {
-  const {
-    chatMemory = new MessageWindowChatMemory(),
-    order = defaults.order,
-    name = defaults.name,
-    defaultConversationId,
-    saveToolMessages = false,
-  } = options;
-  const memory: unknown = chatMemory;
-  if (!isChatMemory(memory)) {
-    throw new InvalidOptionsError({
-      option: 'chatMemory',
-      value: memory,
-      expected: 'a ChatMemory (get, add, clear), e.g. new MessageWindowChatMemory()',
-    });
-  }
-  if (typeof order !== 'number' || Number.isNaN(order)) {
-    throw new InvalidOptionsError({
-      option: 'order',
-      value: order,
-      expected: 'a number (see Order)',
-    });
-  }
-  if (typeof name !== 'string' || name === '') {
-    throw new InvalidOptionsError({ option: 'name', value: name, expected: 'a non-empty string' });
-  }
-  const fallback: unknown = defaultConversationId;
-  if (fallback !== undefined && (typeof fallback !== 'string' || fallback === '')) {
-    throw new InvalidOptionsError({
-      option: 'defaultConversationId',
-      value: fallback,
-      expected: 'a non-empty string, or no value (then calls must pass a conversationId)',
-    });
-  }
-  if (typeof saveToolMessages !== 'boolean') {
-    throw new InvalidOptionsError({
-      option: 'saveToolMessages',
-      value: saveToolMessages,
-      expected: 'true or false',
-    });
-  }
-  return { chatMemory: memory, order, name, defaultConversationId, saveToolMessages };
+  const given = validateOptions(options, CHAT_MEMORY_ADVISOR_RULES);
+  const { order, name, saveToolMessages } = withDefaults(
+    { ...CHAT_MEMORY_ADVISOR_DEFAULTS, ...defaults },
+    given,
+  );
+  return {
+    chatMemory: given.chatMemory ?? new MessageWindowChatMemory(),
+    order,
+    name,
+    defaultConversationId: given.defaultConversationId,
+    saveToolMessages,
+  };
 }
 
 function isChatMemory(value: unknown): value is ChatMemory {

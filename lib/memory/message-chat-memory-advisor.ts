@@ -1,7 +1,7 @@
 import { defer, type Observable } from 'rxjs';
-import type { Advisor, AdvisorChain } from '../advisor/advisor.js';
-import type { ConversationHistoryAware } from '../advisor/context-keys.js';
-import { Order } from '../advisor/order.js';
+import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
+import type { ConversationHistoryAware } from '../advisor-api/advisor-roles.js';
+import { Order } from '../advisor-api/order.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { Message } from '../core/message.js';
@@ -17,7 +17,7 @@ import {
 /**
  * Options of {@link MessageChatMemoryAdvisor}.
  * @example
- * ```ts
+ * ```ts partial
  * import { Order, type MessageChatMemoryAdvisorOptions } from 'rx-advisors';
  * const insideTheLoop: MessageChatMemoryAdvisorOptions = { chatMemory, order: Order.TOOL_CALLING + 10 };
  * ```

@@ -1,4 +1,10 @@
 import type { Message } from '../core/message.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../core/validate-options.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { ChatMemory } from './chat-memory.js';
 import type { ChatMemoryRepository } from './chat-memory-repository.js';
@@ -23,6 +29,17 @@ export interface MessageWindowChatMemoryOptions {
   /** Where conversations are stored; default a new `InMemoryChatMemoryRepository`. */
   repository?: ChatMemoryRepository;
 }
+
+/** The defaults of {@link MessageWindowChatMemoryOptions} (the repository is made per memory). */
+const MESSAGE_WINDOW_CHAT_MEMORY_DEFAULTS = { maxMessages: 20 } as const;
+
+const MESSAGE_WINDOW_CHAT_MEMORY_RULES = {
+  maxMessages: Rules.integer(1),
+  repository: Rules.custom(
+    'a ChatMemoryRepository (findConversationIds, findByConversationId, saveAll, deleteByConversationId)',
+    (value) => isRepository(value),
+  ),
+} as const satisfies OptionRules<MessageWindowChatMemoryOptions>;
 
 /**
  * A {@link ChatMemory} that keeps the last `maxMessages` messages of each conversation.
@@ -55,24 +72,10 @@ export class MessageWindowChatMemory implements ChatMemory {
 
   /** @param options `maxMessages` (default 20) and `repository` (default in-memory). */
   constructor(options: MessageWindowChatMemoryOptions = {}) {
-    const { maxMessages = 20, repository = new InMemoryChatMemoryRepository() } = options;
-    if (!Number.isInteger(maxMessages) || maxMessages < 1) {
-      throw new InvalidOptionsError({
-        option: 'maxMessages',
-        value: maxMessages,
-        expected: 'a whole number of at least 1',
-      });
-    }
-    if (!isRepository(repository)) {
-      throw new InvalidOptionsError({
-        option: 'repository',
-        value: repository,
-        expected:
-          'a ChatMemoryRepository (findConversationIds, findByConversationId, saveAll, deleteByConversationId)',
-      });
-    }
-    this.maxMessages = maxMessages;
-    this.repository = repository;
+    const given = validateOptions(options, MESSAGE_WINDOW_CHAT_MEMORY_RULES);
+    this.maxMessages = withDefaults(MESSAGE_WINDOW_CHAT_MEMORY_DEFAULTS, given).maxMessages;
+    // A new repository per memory, never one in the defaults: a shared one would mix memories.
+    this.repository = given.repository ?? new InMemoryChatMemoryRepository();
   }
 
   /**

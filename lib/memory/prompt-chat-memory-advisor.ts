@@ -1,10 +1,15 @@
 import { defer, type Observable } from 'rxjs';
-import type { Advisor, AdvisorChain } from '../advisor/advisor.js';
-import { Order } from '../advisor/order.js';
+import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
+import { Order } from '../advisor-api/order.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { Message } from '../core/message.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../core/validate-options.js';
 import type { ChatMemory } from './chat-memory.js';
 import { chatMemoryTurn } from './chat-memory-turn.js';
 import { splitSystem } from './conversation-messages.js';
@@ -17,7 +22,7 @@ import {
 /**
  * Options of {@link PromptChatMemoryAdvisor}.
  * @example
- * ```ts
+ * ```ts partial
  * import type { PromptChatMemoryAdvisorOptions } from 'rx-advisors';
  * const options: PromptChatMemoryAdvisorOptions = {
  *   chatMemory,
@@ -33,6 +38,19 @@ export interface PromptChatMemoryAdvisorOptions extends ChatMemoryAdvisorOptions
    */
   systemTemplate?: string;
 }
+
+/** The rules of {@link PromptChatMemoryAdvisorOptions}' own options (the shared ones are checked too). */
+const PROMPT_CHAT_MEMORY_ADVISOR_RULES = {
+  order: Rules.custom(
+    `at most Order.TOOL_CALLING (${Order.TOOL_CALLING}): a transcript in the system text cannot carry the loop's tool calls; use MessageChatMemoryAdvisor inside the loop`,
+    (value) => typeof value === 'number' && value <= Order.TOOL_CALLING,
+  ),
+  systemTemplate: Rules.custom(
+    'a string containing both {instructions} and {memory}',
+    (value) =>
+      typeof value === 'string' && value.includes('{memory}') && value.includes('{instructions}'),
+  ),
+} as const satisfies OptionRules<PromptChatMemoryAdvisorOptions>;
 
 /**
  * Chat memory as text: renders the stored conversation into the system message (one
@@ -68,36 +86,17 @@ export class PromptChatMemoryAdvisor implements Advisor {
 
   /** @param options Memory, order, name, default conversation id, `saveToolMessages` and `systemTemplate`. */
   constructor(options: PromptChatMemoryAdvisorOptions = {}) {
-    const resolved = resolveChatMemoryAdvisorOptions(options, {
-      name: 'PromptChatMemoryAdvisor',
-      order: Order.CHAT_MEMORY,
-    });
-    if (resolved.order > Order.TOOL_CALLING) {
-      throw new InvalidOptionsError({
-        option: 'order',
-        value: resolved.order,
-        expected: `at most Order.TOOL_CALLING (${Order.TOOL_CALLING}): a transcript in the system text cannot carry the loop's tool calls; use MessageChatMemoryAdvisor inside the loop`,
-      });
-    }
-    const { systemTemplate = PromptChatMemoryAdvisor.DEFAULT_TEMPLATE } = options;
-    const template: unknown = systemTemplate;
-    if (
-      typeof template !== 'string' ||
-      !template.includes('{memory}') ||
-      !template.includes('{instructions}')
-    ) {
-      throw new InvalidOptionsError({
-        option: 'systemTemplate',
-        value: template,
-        expected: 'a string containing both {instructions} and {memory}',
-      });
-    }
+    const resolved = resolveChatMemoryAdvisorOptions(options, { name: 'PromptChatMemoryAdvisor' });
+    const { systemTemplate } = withDefaults(
+      { systemTemplate: PromptChatMemoryAdvisor.DEFAULT_TEMPLATE },
+      validateOptions(options, PROMPT_CHAT_MEMORY_ADVISOR_RULES),
+    );
     this.name = resolved.name;
     this.order = resolved.order;
     this.chatMemory = resolved.chatMemory;
     this.defaultConversationId = resolved.defaultConversationId;
     this.saveToolMessages = resolved.saveToolMessages;
-    this.systemTemplate = template;
+    this.systemTemplate = systemTemplate;
   }
 
   /**

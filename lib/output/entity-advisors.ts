@@ -1,4 +1,4 @@
-import type { Advisor } from '../advisor/advisor.js';
+import type { Advisor } from '../advisor-api/advisor.js';
 import type { EntityOptions } from './entity-options.js';
 import type { OutputSchema } from './output-schema.js';
 import { StructuredOutputValidationAdvisor } from './structured-output-validation-advisor.js';
@@ -11,8 +11,22 @@ import { StructuredOutputValidationAdvisor } from './structured-output-validatio
  * @returns An empty list, or one validation advisor.
  */
 export function entityAdvisors(schema: OutputSchema, options: EntityOptions): Advisor[] {
-  const { validate = false } = options;
+  const { validate = false, maxDepth, maxIssues } = options;
   if (validate === false) return [];
   const settings = validate === true ? {} : validate;
-  return [new StructuredOutputValidationAdvisor({ ...settings, outputSchema: schema })];
+  return [
+    new StructuredOutputValidationAdvisor({
+      maxDepth,
+      maxIssues,
+      ...definedOnly(settings),
+      outputSchema: schema,
+    }),
+  ];
+}
+
+// `{ maxDepth: undefined }` in `validate` must not hide the entity's own limit.
+function definedOnly<T extends object>(settings: T): T {
+  return Object.fromEntries(
+    Object.entries(settings).filter(([, value]) => value !== undefined),
+  ) as T;
 }

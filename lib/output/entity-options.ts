@@ -1,15 +1,17 @@
+import type { SchemaLimits } from '../schema/schema-limits.js';
 import type { StructuredOutputValidationAdvisorOptions } from './structured-output-validation-advisor.js';
 
 /**
  * Options of `call().entity(schema, options)` and `stream().entity(schema, options)`.
  *
  * @example
- * ```ts
+ * ```ts partial
  * client.prompt('A person').call().entity(Person, { validate: true });
  * client.prompt('A person').call().entity(Person, { validate: { maxAttempts: 5, native: true } });
+ * client.prompt('A person').stream().entity(Person, { maxDepth: 16, maxIssues: 5 });
  * ```
  */
-export interface EntityOptions {
+export interface EntityOptions extends SchemaLimits {
   /**
    * Add a `StructuredOutputValidationAdvisor` for this call (format instructions,
    * validation, retries with the errors): `true` for the defaults, or its options.
@@ -17,6 +19,16 @@ export interface EntityOptions {
    * `EntityParseError`.
    */
   validate?: boolean | Omit<StructuredOutputValidationAdvisorOptions, 'outputSchema'>;
+  /**
+   * The deepest nesting of objects and arrays accepted in the answer (default 64); also the
+   * validation advisor's, unless `validate` sets its own.
+   */
+  maxDepth?: number | undefined;
+  /**
+   * The validation issues kept (default 20; the rest are counted); also the validation
+   * advisor's, unless `validate` sets its own.
+   */
+  maxIssues?: number | undefined;
 }
 
 /**

@@ -1,5 +1,12 @@
+import { validateOptions, withDefaults } from '../core/validate-options.js';
+import { parseJson } from '../schema/parse-json.js';
+import {
+  SCHEMA_LIMIT_DEFAULTS,
+  SCHEMA_LIMIT_RULES,
+  type SchemaLimits,
+} from '../schema/schema-limits.js';
+import type { ValidationIssue } from '../schema/validation-issue.js';
 import { PartialJsonScanner } from './partial-json-scanner.js';
-import type { ValidationIssue } from './output-schema.js';
 
 /**
  * The outcome of {@link extractJson}.
@@ -13,13 +20,27 @@ import type { ValidationIssue } from './output-schema.js';
  */
 export type ExtractedJson = { ok: true; value: unknown } | { ok: false; issue: ValidationIssue };
 
+/**
+ * Options of {@link extractJson}.
+ *
+ * @example
+ * ```ts
+ * import { extractJson, type ExtractJsonOptions } from 'rx-advisors';
+ * const options: ExtractJsonOptions = { maxDepth: 16 };
+ * extractJson('{"a": [1]}', options);
+ * ```
+ */
+export type ExtractJsonOptions = Pick<SchemaLimits, 'maxDepth'>;
+
 const FENCE = /```[ \t]*(?:json[c5]?|JSON)?[ \t]*\r?\n?([\s\S]*?)```/;
 
 /**
  * Finds and parses the JSON in a model's answer: the whole answer when it is JSON, else
  * the first fenced code block, else the first balanced `{…}` or `[…]` in the prose.
- * Parsing is safe: `__proto__` keys are dropped, so a parsed answer can be merged into
- * other objects without changing their prototype.
+ * Parsing is safe: `__proto__` keys (and `constructor` keys whose value has a `prototype`
+ * key) are dropped, whatever escapes they are written with, so a parsed answer can be
+ * merged into other objects without reaching a prototype; JSON nested deeper than
+ * `maxDepth` (default 64) is reported as "nested too deeply", in linear time.
  *
  * @example
  * ```ts
@@ -28,17 +49,27 @@ const FENCE = /```[ \t]*(?:json[c5]?|JSON)?[ \t]*\r?\n?([\s\S]*?)```/;
  * extractJson('no json here'); // { ok: false, issue: { path: '', message: '…' } }
  * ```
  * @param text The answer text.
+ * @param options `maxDepth`: the deepest nesting accepted (default 64).
  * @returns The parsed value, or an issue saying what is wrong.
  */
-export function extractJson(text: string): ExtractedJson {
+export function extractJson(text: string, options?: ExtractJsonOptions): ExtractedJson {
+  const { maxDepth } = withDefaults(
+    { maxDepth: SCHEMA_LIMIT_DEFAULTS.maxDepth },
+    validateOptions<ExtractJsonOptions>(options, { maxDepth: SCHEMA_LIMIT_RULES.maxDepth }),
+  );
   const trimmed = text.trim();
   if (trimmed === '') {
     return { ok: false, issue: { path: '', message: 'the answer was empty; expected JSON' } };
   }
-  const whole = safeParse(trimmed);
+  const whole = parseJson(trimmed, maxDepth);
   if (whole.ok) return whole;
+  // Too deep as a whole is too deep in any part: no second look at fences and prose.
+  if (whole.reason === 'too-deep')
+    return { ok: false, issue: { path: '', message: whole.message } };
   const fenced = FENCE.exec(trimmed)?.[1];
-  if (fenced !== undefined) return withContext(safeParse(fenced.trim()), 'the fenced code block');
+  if (fenced !== undefined) {
+    return withContext(safeParse(fenced.trim(), maxDepth), 'the fenced code block');
+  }
   const scanner = new PartialJsonScanner();
   scanner.feed(trimmed);
   if (scanner.start === -1) {
@@ -53,24 +84,16 @@ export function extractJson(text: string): ExtractedJson {
       issue: { path: '', message: 'the JSON in the answer is incomplete (unbalanced brackets)' },
     };
   }
-  return withContext(safeParse(trimmed.slice(scanner.start, scanner.end)), 'the JSON found');
+  return withContext(
+    safeParse(trimmed.slice(scanner.start, scanner.end), maxDepth),
+    'the JSON found',
+  );
 }
 
-/**
- * `JSON.parse` that drops `__proto__` keys and reports errors as an issue.
- * @internal
- */
-export function safeParse(text: string): ExtractedJson {
-  try {
-    return { ok: true, value: JSON.parse(text, dropProtoKeys) as unknown };
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, issue: { path: '', message: `is not valid JSON (${reason})` } };
-  }
-}
-
-function dropProtoKeys(key: string, value: unknown): unknown {
-  return key === '__proto__' ? undefined : value;
+function safeParse(text: string, maxDepth: number): ExtractedJson {
+  const parsed = parseJson(text, maxDepth);
+  if (parsed.ok) return parsed;
+  return { ok: false, issue: { path: '', message: parsed.message } };
 }
 
 function withContext(result: ExtractedJson, where: string): ExtractedJson {

@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../core/tool-definition.js';
-import type { FromJsonSchema } from '../tools/from-json-schema.js';
-import type { ZodLikeSchema } from '../tools/tool-parameters.js';
+import type { FromJsonSchema } from '../schema/from-json-schema.js';
+import type { ZodLikeSchema } from '../schema/zod-like-schema.js';
 
 /**
  * A JSON Schema that carries the type it describes, as made by {@link typedJsonSchema}.
@@ -50,22 +50,6 @@ export type InferOutput<S> =
       : FromJsonSchema<S>;
 
 /**
- * One validation failure: where (a JSON Pointer, `''` for the whole answer) and what.
- *
- * @example
- * ```ts
- * import type { ValidationIssue } from 'rx-advisors';
- * const issue: ValidationIssue = { path: '/age', message: 'must be number' };
- * ```
- */
-export interface ValidationIssue {
-  /** A JSON Pointer into the answer (`/items/0/name`); `''` for the answer as a whole. */
-  path: string;
-  /** What is wrong, in words. */
-  message: string;
-}
-
-/**
  * Tags a JSON Schema with the type it describes, so `entity(schema)` is typed.
  *
  * @example
@@ -80,19 +64,4 @@ export interface ValidationIssue {
  */
 export function typedJsonSchema<T>(schema: JsonSchema): TypedJsonSchema<T> {
   return schema;
-}
-
-/**
- * Whether `schema` is a zod v4 schema (checked structurally: `_zod` and Standard Schema's
- * `~standard.validate`, as `tool()` does).
- * @internal
- */
-export function isZodLikeSchema(schema: unknown): schema is ZodLikeSchema {
-  return (
-    typeof schema === 'object' &&
-    schema !== null &&
-    typeof (schema as { _zod?: unknown })._zod === 'object' &&
-    typeof (schema as { '~standard'?: { validate?: unknown } })['~standard']?.validate ===
-      'function'
-  );
 }

@@ -1,3 +1,5 @@
+import { SCHEMA_LIMIT_DEFAULTS } from '../schema/schema-limits.js';
+import { dropUnsafeKeys } from '../schema/unsafe-keys.js';
 import { PartialJsonScanner } from './partial-json-scanner.js';
 
 /**
@@ -16,14 +18,23 @@ const GROWTH_RATIO = 32;
  * text in linear time and closes the value so far; the native `JSON.parse` parses that.
  * A preview is emitted only when it changed. Each parse reads the whole value, so past
  * 8 KB parses are spaced out (every 1/32 of growth), which keeps the total work linear
- * in the answer's length.
+ * in the answer's length. Previews are as clean as final values: once the scanner has seen
+ * a key that may decode to `__proto__` or `constructor` (escaped keys included), every
+ * preview is parsed with the reviver that drops them; past `maxDepth`, no preview is shown
+ * (the final value fails with "nested too deeply").
  * @internal
  */
 export class PartialJsonParser {
+  private readonly maxDepth: number;
   private text = '';
   private scanner = new PartialJsonScanner();
   private parsedLength = 0;
   private lastCompleted = '';
+
+  /** @param maxDepth The deepest nesting previews are shown for; default 64. */
+  constructor(maxDepth: number = SCHEMA_LIMIT_DEFAULTS.maxDepth) {
+    this.maxDepth = maxDepth;
+  }
 
   /** Every delta pushed since the last reset. */
   get fullText(): string {
@@ -51,7 +62,7 @@ export class PartialJsonParser {
     }
     this.text += delta;
     scanner.feed(delta);
-    if (scanner.start === -1) return NO_VALUE;
+    if (scanner.start === -1 || scanner.deepest > this.maxDepth) return NO_VALUE;
     const length = this.text.length - scanner.start;
     if (
       !scanner.done &&
@@ -63,12 +74,13 @@ export class PartialJsonParser {
     this.parsedLength = length;
     const completed = scanner.complete(this.text);
     if (completed === undefined || completed === this.lastCompleted) return NO_VALUE;
-    let value = parsePreview(completed);
+    const unsafeKeys = scanner.unsafeKeys;
+    let value = parsePreview(completed, unsafeKeys);
     if (value === NO_VALUE) {
       // e.g. a string value that ends inside a \u escape: show it without that string.
       const shorter = scanner.completeWithoutOpenString(this.text);
       if (shorter === undefined || shorter === this.lastCompleted) return NO_VALUE;
-      value = parsePreview(shorter);
+      value = parsePreview(shorter, unsafeKeys);
       if (value !== NO_VALUE) this.lastCompleted = shorter;
       return value;
     }
@@ -77,18 +89,15 @@ export class PartialJsonParser {
   }
 }
 
-function parsePreview(text: string): unknown {
+function parsePreview(text: string, unsafeKeys: boolean): unknown {
   try {
-    // JSON.parse never sets a prototype, but a `__proto__` own key could do harm when a
-    // preview is merged into another object: drop such keys, as the final parse does.
-    return text.includes('"__proto__"')
-      ? (JSON.parse(text, dropProtoKeys) as unknown)
+    // JSON.parse never sets a prototype, but an own `__proto__` key (or a
+    // `constructor.prototype` path) could do harm when a preview is merged into another
+    // object: drop them as the final parse does, whatever escapes the key is written with.
+    return unsafeKeys
+      ? (JSON.parse(text, dropUnsafeKeys) as unknown)
       : (JSON.parse(text) as unknown);
   } catch {
     return NO_VALUE;
   }
-}
-
-function dropProtoKeys(key: string, value: unknown): unknown {
-  return key === '__proto__' ? undefined : value;
 }

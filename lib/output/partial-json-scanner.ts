@@ -1,3 +1,5 @@
+import { UnsafeKeyMatcher } from '../schema/unsafe-keys.js';
+
 const enum Mode {
   KeyOrEnd, // after '{'
   Key, // after ',' in an object
@@ -18,7 +20,10 @@ const ARRAY = 1;
  * can say, at any point, which prefix of it is a complete JSON value once the open
  * strings and containers are closed. A member whose key, number or literal is still
  * arriving is left out until it is complete; a string value being written is shown as
- * far as it came. Feeding is linear in the text; completing costs one slice.
+ * far as it came. It also notes the deepest nesting seen and whether a complete key may
+ * decode to one that safe parsing drops (an escaped key, `__proto__`, `constructor`), so
+ * previews need the dropping reviver only then. Feeding is linear in the text; completing
+ * costs one slice.
  * @internal
  */
 export class PartialJsonScanner {
@@ -26,6 +31,11 @@ export class PartialJsonScanner {
   start = -1;
   /** Offset just after the closing bracket, or -1 while the value is open. */
   end = -1;
+  /** The deepest nesting of objects and arrays seen (the top-level value is 1). */
+  deepest = 0;
+  /** Whether a complete key may decode to a key that safe parsing drops. */
+  unsafeKeys = false;
+  private readonly keys = new UnsafeKeyMatcher();
   private offset = 0;
   private readonly stack: number[] = [];
   private mode: Mode = Mode.AfterValue;
@@ -87,6 +97,7 @@ export class PartialJsonScanner {
 
   private open(kind: number, at: number): void {
     this.stack.push(kind);
+    if (this.stack.length > this.deepest) this.deepest = this.stack.length;
     this.mode = kind === OBJECT ? Mode.KeyOrEnd : Mode.ValueOrEnd;
     this.safeCut = at + 1;
   }
@@ -110,9 +121,14 @@ export class PartialJsonScanner {
         if (this.escaped) this.escaped = false;
         else if (code === 0x5c) this.escaped = true;
         else if (code === 0x22) {
-          if (this.mode === Mode.InKey) this.mode = Mode.Colon;
-          else this.valueDone(at + 1);
+          if (this.mode === Mode.InString) this.valueDone(at + 1);
+          else {
+            this.mode = Mode.Colon;
+            if (this.keys.unsafe) this.unsafeKeys = true;
+          }
+          return;
         }
+        if (this.mode === Mode.InKey) this.keys.next(code);
         return;
       case Mode.InAtom:
         if (code === 0x2c || code === 0x7d || code === 0x5d || isSpace(code)) {
@@ -136,8 +152,10 @@ export class PartialJsonScanner {
         else this.valueDone(at + 1);
         return;
       case 0x22: // "
-        if (this.mode === Mode.KeyOrEnd || this.mode === Mode.Key) this.mode = Mode.InKey;
-        else this.mode = Mode.InString;
+        if (this.mode === Mode.KeyOrEnd || this.mode === Mode.Key) {
+          this.mode = Mode.InKey;
+          this.keys.start();
+        } else this.mode = Mode.InString;
         return;
       case 0x3a: // :
         this.mode = Mode.Value;

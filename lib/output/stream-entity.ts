@@ -1,6 +1,7 @@
 import { concat, defer, filter, map, of, type OperatorFunction } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import { EntityParseError } from '../errors/entity-parse-error.js';
+import { resolveSchemaLimits, type SchemaLimits } from '../schema/schema-limits.js';
 import { compileOutputSchema } from './compile-output-schema.js';
 import type { InferOutput, OutputSchema } from './output-schema.js';
 import { parseAnswer } from './parse-answer.js';
@@ -28,7 +29,8 @@ export type DeepPartial<T> = T extends readonly (infer U)[]
  * the validated entity (an `EntityParseError` when it does not match). A `retry` chunk
  * starts over: the next partial belongs to the new attempt. This is what
  * `stream().entity(schema)` does. Partials are previews: they may repeat, and strings and
- * numbers may still grow; only the last value is validated.
+ * numbers may still grow; only the last value is validated. Previews are as safe to merge
+ * as the final value: no own `__proto__` key, escaped or not.
  *
  * ```
  * source:  -a--b--c--f|        a: '{"name":', b: '"Ad', c: 'a"}', f: finish
@@ -36,21 +38,25 @@ export type DeepPartial<T> = T extends readonly (infer U)[]
  * ```
  *
  * @example
- * ```ts
+ * ```ts partial
  * import { streamEntity } from 'rx-advisors';
  * client.prompt('A person as JSON').stream().chunks().pipe(streamEntity(personSchema))
  *   .subscribe((partial) => render(partial));
  * ```
  * @param schema A JSON Schema or a zod v4 schema.
+ * @param options `maxDepth` (default 64: no previews past it, and the final value fails)
+ *   and `maxIssues` (default 20).
  * @returns An operator from chunks to partial entities, the last one complete and valid.
  */
 export function streamEntity<S extends OutputSchema>(
   schema: S,
+  options?: SchemaLimits,
 ): OperatorFunction<ChatChunk, DeepPartial<InferOutput<S>>> {
+  const limits = resolveSchemaLimits(options);
   const compiled = compileOutputSchema(schema, 'schema');
   return (source) =>
     defer(() => {
-      const parser = new PartialJsonParser();
+      const parser = new PartialJsonParser(limits.maxDepth);
       const partials$ = source.pipe(
         map((chunk) => {
           if (chunk.type === 'text-delta') return parser.push(chunk.text);
@@ -61,8 +67,14 @@ export function streamEntity<S extends OutputSchema>(
       );
       const final$ = defer(() => {
         const text = parser.fullText;
-        const result = parseAnswer(text, compiled);
-        if (!result.valid) throw new EntityParseError({ errors: result.issues, text });
+        const result = parseAnswer(text, compiled, limits);
+        if (!result.valid) {
+          throw new EntityParseError({
+            errors: result.issues,
+            errorCount: result.issueCount,
+            text,
+          });
+        }
         return of(result.value);
       });
       return concat(partials$, final$) as ReturnType<

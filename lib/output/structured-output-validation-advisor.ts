@@ -1,22 +1,29 @@
-import { defer, type Observable } from 'rxjs';
-import type { Advisor, AdvisorChain } from '../advisor/advisor.js';
-import { ContextKeys } from '../advisor/context-keys.js';
-import { Order } from '../advisor/order.js';
-import { previousAttemptMessages } from '../advisor/previous-attempt-messages.js';
+import type { Observable } from 'rxjs';
+import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
+import { Order } from '../advisor-api/order.js';
+import { previousAttemptMessages } from '../advisor-api/previous-attempt-messages.js';
 import {
   recursiveAdvisor,
   type RecursionState,
   type RecursionStep,
-} from '../advisor/recursive-advisor.js';
+} from '../advisor-api/recursive-advisor.js';
+import { ToolLoopTranscript, type TranscriptMark } from '../core/tool-loop-transcript.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { Message } from '../core/message.js';
 import type { JsonSchema } from '../core/tool-definition.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../core/validate-options.js';
 import {
   StructuredOutputError,
   type StructuredOutputIssue,
 } from '../errors/structured-output-error.js';
+import { SCHEMA_LIMIT_DEFAULTS, SCHEMA_LIMIT_RULES } from '../schema/schema-limits.js';
+import { withoutMetaSchema } from '../schema/schema-validator.js';
 import { compileOutputSchema, type CompiledOutputSchema } from './compile-output-schema.js';
 import { formatInstructions } from './format-instructions.js';
 import type { OutputSchema } from './output-schema.js';
@@ -54,10 +61,51 @@ export interface StructuredOutputValidationAdvisorOptions<T = unknown> {
   schemaName?: string;
   /** Cap on the length of the error message a retry sends; default 2000 characters. */
   maxFeedbackLength?: number;
+  /**
+   * The validation failures kept per attempt (in `StructuredOutputError.errors` and the
+   * retry's feedback); the rest are counted (`errorCount`). Default 20.
+   */
+  maxIssues?: number | undefined;
+  /** The deepest nesting of objects and arrays accepted in an answer; default 64, at most 1000. */
+  maxDepth?: number | undefined;
   /** Default `Order.STRUCTURED_OUTPUT` (`HIGHEST_PRECEDENCE + 250`): inside memory, outside the tool loop. */
   order?: number;
   /** Default `'structured-output-validation'`. */
   name?: string;
+}
+
+/** The defaults of {@link StructuredOutputValidationAdvisorOptions} (`instructions`: `!native`). */
+const DEFAULTS = {
+  maxAttempts: 3,
+  native: false,
+  onExhausted: 'error',
+  schemaName: 'response',
+  maxFeedbackLength: 2000,
+  order: Order.STRUCTURED_OUTPUT,
+  name: 'structured-output-validation',
+  ...SCHEMA_LIMIT_DEFAULTS,
+} as const;
+
+const RULES: OptionRules<StructuredOutputValidationAdvisorOptions> = {
+  maxAttempts: Rules.integer(1),
+  native: Rules.boolean,
+  instructions: Rules.custom(
+    'true, false or a function of the schema returning the text',
+    (value) => typeof value === 'boolean' || typeof value === 'function',
+  ),
+  onExhausted: Rules.oneOf('error', 'return-last'),
+  schemaName: Rules.nonEmptyString,
+  maxFeedbackLength: Rules.integer(200),
+  order: Rules.integer(),
+  name: Rules.nonEmptyString,
+  ...SCHEMA_LIMIT_RULES,
+};
+
+/** One run (subscription): every attempt's kept failures, their count, the loop's mark. */
+interface ValidationRun {
+  readonly issues: StructuredOutputIssue[];
+  count: number;
+  readonly loopAtStart: TranscriptMark;
 }
 
 /**
@@ -90,31 +138,29 @@ export class StructuredOutputValidationAdvisor<T = unknown> implements Advisor {
   private readonly maxAttempts: number;
   private readonly onExhausted: 'error' | 'return-last';
   private readonly maxFeedbackLength: number;
-  private readonly prepare: (request: ChatRequest) => ChatRequest;
+  private readonly limits: { readonly maxDepth: number; readonly maxIssues: number };
+  private readonly delegate: Advisor;
 
   /** @param options The schema, attempts, native mode, instructions and placement. */
   constructor(options: StructuredOutputValidationAdvisorOptions<T>) {
     const {
       outputSchema,
-      maxAttempts = 3,
-      native = false,
+      maxAttempts,
+      native,
       instructions = !native,
-      onExhausted = 'error',
-      schemaName = 'response',
-      maxFeedbackLength = 2000,
-      order = Order.STRUCTURED_OUTPUT,
-      name = 'structured-output-validation',
-    } = options ?? {};
-    requireInteger('maxAttempts', maxAttempts, 1);
-    requireInteger('maxFeedbackLength', maxFeedbackLength, 200);
-    if (onExhausted !== 'error' && onExhausted !== 'return-last') {
-      throw new InvalidOptionsError({
-        option: 'onExhausted',
-        value: onExhausted,
-        expected: "'error' or 'return-last'",
-      });
-    }
+      onExhausted,
+      schemaName,
+      maxFeedbackLength,
+      order,
+      name,
+      maxDepth,
+      maxIssues,
+    } = withDefaults(
+      DEFAULTS,
+      validateOptions<StructuredOutputValidationAdvisorOptions<T>>(options, RULES),
+    );
     this.schema = compileOutputSchema(outputSchema);
+    this.limits = { maxDepth, maxIssues };
     this.jsonSchema = this.schema.jsonSchema;
     this.name = name;
     this.order = order;
@@ -135,14 +181,24 @@ export class StructuredOutputValidationAdvisor<T = unknown> implements Advisor {
           strict: true,
         } as const)
       : undefined;
-    this.prepare = (request) => {
-      let prepared = request;
-      if (responseFormat !== undefined) prepared = prepared.withOptions({ responseFormat });
-      if (instructionText !== undefined) {
-        prepared = prepared.withMessages(insertSystem(prepared.messages, instructionText));
-      }
-      return prepared;
-    };
+    this.delegate = recursiveAdvisor<ValidationRun>({
+      name,
+      order,
+      before: (request) => {
+        let prepared = request;
+        if (responseFormat !== undefined) prepared = prepared.withOptions({ responseFormat });
+        if (instructionText !== undefined) {
+          prepared = prepared.withMessages(insertSystem(prepared.messages, instructionText));
+        }
+        return prepared;
+      },
+      start: (originalRequest) => ({
+        issues: [],
+        count: 0,
+        loopAtStart: ToolLoopTranscript.of(originalRequest.context).mark(),
+      }),
+      next: (state, run) => this.decide(state, run),
+    });
   }
 
   /**
@@ -152,47 +208,38 @@ export class StructuredOutputValidationAdvisor<T = unknown> implements Advisor {
    * @returns The attempts' chunks, `retry` chunks between them, then metadata, usage, finish.
    */
   advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
-    return defer(() => {
-      const issues: StructuredOutputIssue[] = [];
-      const loopAtStart = request.context.get(ContextKeys.TOOL_LOOP_MESSAGES);
-      return recursiveAdvisor({
-        name: this.name,
-        order: this.order,
-        before: this.prepare,
-        next: (state) => this.decide(state, issues, loopAtStart),
-      }).advise(request, chain);
-    });
+    return this.delegate.advise(request, chain);
   }
 
-  private decide(
-    state: RecursionState,
-    issues: StructuredOutputIssue[],
-    loopAtStart: unknown,
-  ): RecursionStep | undefined {
+  private decide(state: RecursionState, run: ValidationRun): RecursionStep | undefined {
     const { response, attempt, originalRequest } = state;
     // Errors propagate; a round that ends in tool calls is the caller's loop, not an answer.
     if (response === undefined || response.finishReason === 'tool-calls') return undefined;
-    const result = parseAnswer(response.text, this.schema);
+    const result = parseAnswer(response.text, this.schema, this.limits);
     if (result.valid) return undefined;
-    for (const issue of result.issues) issues.push({ attempt, ...issue });
+    for (const issue of result.issues) run.issues.push({ attempt, ...issue });
+    run.count += result.issueCount;
     if (attempt >= this.maxAttempts) {
       if (this.onExhausted === 'return-last') return undefined;
       throw new StructuredOutputError({
         attempts: attempt,
-        errors: issues,
+        errors: run.issues,
         lastText: response.text,
+        errorCount: run.count,
+        lastAttemptErrorCount: result.issueCount,
       });
     }
     const feedback = validationFeedback({
       issues: result.issues,
+      issueCount: result.issueCount,
       maxLength: this.maxFeedbackLength,
     });
     const first = result.issues[0];
     return {
       request: originalRequest.appendMessages(
-        ...previousAttemptMessages(state, response, feedback, loopAtStart),
+        ...previousAttemptMessages(state, response, feedback, run.loopAtStart),
       ),
-      reason: `invalid structured output (${result.issues.length} error(s); first: ${first === undefined ? '' : `${first.path || '(answer)'} ${first.message}`.slice(0, 200)})`,
+      reason: `invalid structured output (${result.issueCount} error(s); first: ${first === undefined ? '' : `${first.path || '(answer)'} ${first.message}`.slice(0, 200)})`,
     };
   }
 }
@@ -201,16 +248,4 @@ function insertSystem(messages: readonly Message[], content: string): Message[] 
   let at = 0;
   while (messages[at]?.role === 'system') at++;
   return [...messages.slice(0, at), { role: 'system', content }, ...messages.slice(at)];
-}
-
-function withoutMetaSchema(schema: JsonSchema): JsonSchema {
-  if (!('$schema' in schema)) return schema;
-  const { $schema: _ignored, ...rest } = schema;
-  return rest;
-}
-
-function requireInteger(option: string, value: number, min: number): void {
-  if (!Number.isInteger(value) || value < min) {
-    throw new InvalidOptionsError({ option, value, expected: `an integer of at least ${min}` });
-  }
 }

@@ -1,4 +1,10 @@
-import type { ValidationIssue } from './output-schema.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../core/validate-options.js';
+import type { ValidationIssue } from '../schema/validation-issue.js';
 
 /**
  * Options of {@link validationFeedback}.
@@ -13,9 +19,19 @@ import type { ValidationIssue } from './output-schema.js';
 export interface ValidationFeedbackOptions {
   /** The failures to report. */
   issues: readonly ValidationIssue[];
+  /** How many failures there were, `issues` being the first of them; default `issues.length`. */
+  issueCount?: number;
   /** Cap on the text length (the list is cut and the rest counted); default 2000. */
   maxLength?: number;
 }
+
+const DEFAULTS = { maxLength: 2000 } as const;
+
+const RULES: OptionRules<ValidationFeedbackOptions> = {
+  issues: Rules.custom('an array of { path, message } issues', (value) => Array.isArray(value)),
+  issueCount: Rules.integer(0),
+  maxLength: Rules.integer(1),
+};
 
 /**
  * The user message a retry carries: every validation failure, one per line
@@ -31,7 +47,12 @@ export interface ValidationFeedbackOptions {
  * @returns The feedback text.
  */
 export function validationFeedback(options: ValidationFeedbackOptions): string {
-  const { issues, maxLength = 2000 } = options;
+  const {
+    issues,
+    maxLength,
+    issueCount: count = 0,
+  } = withDefaults(DEFAULTS, validateOptions(options, RULES));
+  const issueCount = Math.max(count, issues.length);
   const head = 'Your previous answer was rejected: it does not match the required JSON Schema.\n';
   const tail = '\nAnswer again with only the corrected JSON.';
   let body = '';
@@ -42,7 +63,7 @@ export function validationFeedback(options: ValidationFeedbackOptions): string {
     body += line;
     shown++;
   }
-  if (shown < issues.length) body += `- … and ${issues.length - shown} more error(s)\n`;
+  if (shown < issueCount) body += `- … and ${issueCount - shown} more error(s)\n`;
   return head + 'Errors:\n' + body + tail;
 }
 

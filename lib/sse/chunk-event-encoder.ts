@@ -1,39 +1,34 @@
 import type { ChatChunk } from '../core/chat-chunk.js';
-import { errorText, type SseErrorMessage } from './server-sent-events-options.js';
-import { eventLine, frameWithoutId, type SseFrameWriter } from './sse-frame-writer.js';
-
-/**
- * Turns the chunks of one stream into SSE events, per protocol. One instance per
- * subscription: encoders keep the state of the stream they encode.
- * @internal
- */
-export interface ChunkEncoder {
-  /** Encodes one chunk (zero or more events). May throw (a chunk JSON cannot represent). */
-  chunk(chunk: ChatChunk): void;
-  /** The source completed: the closing events. */
-  complete(): void;
-  /** The source (or the encoding) failed: an error event, then the closing events if any. */
-  fail(error: unknown): void;
-}
+import type { SseEncoder, SseStreamEncoder } from './sse-encoder.js';
+import type { SseErrorPolicy } from './sse-error-policy.js';
+import {
+  eventLine,
+  eventLineWriter,
+  frameWithoutId,
+  type EventLineWriter,
+} from './sse-frame-writer.js';
 
 const DONE_LINE = eventLine('done');
 const ERROR_LINE = eventLine('error');
 
-/**
- * The `'rx-advisors'` protocol: every chunk is one event named after its `type`, with the
- * chunk's JSON as data; `done` ends a stream that succeeded, `error` one that failed.
- * @internal
- */
-export class ChunkEventEncoder implements ChunkEncoder {
+/** The per-stream encoder of {@link chunkEventEncoder}. */
+class ChunkEventStreamEncoder implements SseStreamEncoder {
   constructor(
-    private readonly frames: SseFrameWriter,
-    private readonly errorMessage: SseErrorMessage,
+    private readonly frames: EventLineWriter,
+    private readonly errors: SseErrorPolicy,
   ) {}
 
   chunk(chunk: ChatChunk): void {
-    // The one unavoidable per-chunk cost: the chunk's JSON. JSON escapes CR and LF, so the
-    // data stays on one line whatever the model wrote.
-    const data: unknown = JSON.stringify(chunk);
+    // Texts that come from an error follow the errorMessage policy (a copy of the chunk on
+    // these rare paths only; the per-chunk path stays one JSON.stringify).
+    const safe =
+      chunk.type === 'retry'
+        ? { ...chunk, reason: this.errors.retryReason(chunk) }
+        : chunk.type === 'tool-result' && chunk.isError === true
+          ? { ...chunk, content: this.errors.toolError(chunk) }
+          : chunk;
+    // JSON escapes CR and LF, so the data stays on one line whatever the model wrote.
+    const data: unknown = JSON.stringify(safe);
     if (typeof data !== 'string') throw new TypeError('A chunk must be a JSON object.');
     this.frames.write(eventLine(chunk.type), data);
   }
@@ -43,7 +38,7 @@ export class ChunkEventEncoder implements ChunkEncoder {
   }
 
   fail(error: unknown): void {
-    this.frames.write(ERROR_LINE, errorData(errorText(error, this.errorMessage)));
+    this.frames.write(ERROR_LINE, errorData(this.errors.error(error)));
   }
 }
 
@@ -52,9 +47,20 @@ function errorData(message: string): string {
 }
 
 /**
- * The `'rx-advisors'` error frame of a failed resume (no id: it is not part of the stream).
- * @internal
+ * The `'rx-advisors'` protocol as an encoder: every chunk is one event named after its
+ * `type`, with the chunk's JSON as data; `done` ends a stream that succeeded, `error`
+ * (`{"message":"…"}`) one that failed. Retry reasons and tool error results follow the
+ * `errorMessage` policy.
+ *
+ * @example
+ * ```ts
+ * import { chunkEventEncoder, toServerSentEvents } from 'rx-advisors/sse';
+ * chunks$.pipe(toServerSentEvents({ protocol: chunkEventEncoder })); // same as 'rx-advisors'
+ * ```
  */
-export function chunkEventResumeError(message: string): string {
-  return frameWithoutId(ERROR_LINE, errorData(message));
-}
+export const chunkEventEncoder: SseEncoder = {
+  name: 'rx-advisors',
+  headers: {},
+  create: (sink, { errors }) => new ChunkEventStreamEncoder(eventLineWriter(sink), errors),
+  resumeError: (message) => frameWithoutId(ERROR_LINE, errorData(message)),
+};

@@ -2,21 +2,60 @@
 
 // The operator and its options
 export { toServerSentEvents } from './to-server-sent-events.js';
+export type { ServerSentEventsOptions, SseProtocol } from './server-sent-events-options.js';
+export {
+  SseErrorPolicy,
+  SAFE_ERROR_MESSAGE,
+  SAFE_RETRY_REASON,
+  SAFE_TOOL_ERROR,
+  type SseErrorMessage,
+  type SseErrorSource,
+} from './sse-error-policy.js';
+
+// Wire protocols as values
 export type {
-  ServerSentEventsOptions,
-  SseErrorMessage,
-  SseProtocol,
-} from './server-sent-events-options.js';
+  SseEncoder,
+  SseEncoderContext,
+  SseEventSink,
+  SseStreamEncoder,
+} from './sse-encoder.js';
+export { chunkEventEncoder } from './chunk-event-encoder.js';
+export { uiMessageStreamEncoder } from './ui-message-stream-encoder.js';
 
 // HTTP responses
-export { pipeToNodeResponse, type PipeToNodeResponseOptions } from './pipe-to-node-response.js';
-export { toWebResponse, type ToWebResponseOptions } from './to-web-response.js';
+export { pipeToNodeResponse } from './pipe-to-node-response.js';
+export { toWebResponse } from './to-web-response.js';
+export {
+  STREAM_ID_HEADER,
+  type PipeToNodeResponseOptions,
+  type ResumableRegistration,
+  type SseResponseOptions,
+  type ToWebResponseOptions,
+} from './sse-response-options.js';
+export type { SseConnectionOptions } from './sse-connection-options.js';
 
 // Resume with Last-Event-ID
+export { ResumableStreams } from './resumable-streams.js';
+export type {
+  ResumableStreamsOptions,
+  ResumeOptions,
+  ResumeResponseOptions,
+} from './resumable-streams-options.js';
+export type {
+  MaybePromise,
+  ResumableStreamInfo,
+  ResumableStreamKey,
+  ResumableStreamStore,
+} from './resumable-stream-store.js';
 export {
-  ResumableStreams,
-  type ResumableRegistration,
-  type ResumableStreamsOptions,
-  type ResumeOptions,
-  type ResumeResponseOptions,
-} from './resumable-streams.js';
+  InMemoryResumableStreamStore,
+  type InMemoryResumableStreamStoreOptions,
+} from './in-memory-resumable-stream-store.js';
+
+// Errors
+export {
+  ResumableStreamError,
+  type ResumableStreamErrorReason,
+} from '../errors/resumable-stream-error.js';
+export { ResumableStreamLimitError } from '../errors/resumable-stream-limit-error.js';
+export { SlowClientError } from '../errors/slow-client-error.js';

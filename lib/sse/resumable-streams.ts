@@ -1,302 +1,301 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { of, type Observable, type Subscription } from 'rxjs';
+import { catchError, from, Observable, of, Subscription, switchMap, throwError } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import { chunkEventResumeError } from './chunk-event-encoder.js';
-import { framesToReadableStream } from './frames-to-readable-stream.js';
-import { ResumableStreamEntry } from './resumable-stream-entry.js';
-import { resolveSseOptions, type ServerSentEventsOptions } from './server-sent-events-options.js';
-import { sseHeaders } from './sse-headers.js';
-import { toServerSentEvents } from './to-server-sent-events.js';
-import { uiMessageStreamResumeError } from './ui-message-stream-encoder.js';
+import { ResumableStreamError } from '../errors/resumable-stream-error.js';
+import { ResumableStreamLimitError } from '../errors/resumable-stream-limit-error.js';
+import { chunkEventEncoder } from './chunk-event-encoder.js';
+import { InMemoryResumableStreamStore } from './in-memory-resumable-stream-store.js';
 import {
-  resolveMaxPendingFrames,
-  writeFramesToNodeResponse,
-} from './write-frames-to-node-response.js';
+  isPromiseLike,
+  resumeToNodeResponse,
+  resumeToWebResponse,
+  type ResumeAnswer,
+} from './resume-responses.js';
+import {
+  streamNotFound,
+  type ResumableStreamInfo,
+  type ResumableStreamKey,
+  type ResumableStreamStore,
+} from './resumable-stream-store.js';
+import type {
+  ResumableStreamsOptions,
+  ResumeOptions,
+  ResumeResponseOptions,
+} from './resumable-streams-options.js';
+import {
+  resolveHeartbeat,
+  resolveSseOptions,
+  type ServerSentEventsOptions,
+} from './server-sent-events-options.js';
+import { checkStreamKey, parseLastEventId, runResumableStream } from './run-resumable-stream.js';
+import { resolveConnectionOptions } from './sse-connection-options.js';
+import type { SseEncoder } from './sse-encoder.js';
+import { sseHeaders } from './sse-headers.js';
+import { toServerSentEvents, withHeartbeat } from './to-server-sent-events.js';
+import { uiMessageStreamEncoder } from './ui-message-stream-encoder.js';
+
+const RESUME_FAILED = 'The stream cannot be read right now.';
 
 /**
- * Options of {@link ResumableStreams}.
- *
- * @example
- * ```ts
- * import { ResumableStreams } from 'rx-advisors/sse';
- * const streams = new ResumableStreams({ maxBufferedFrames: 2000, ttl: 5 * 60_000, maxStreams: 500 });
- * ```
- */
-export interface ResumableStreamsOptions {
-  /** Events kept per stream for clients that reconnect (a ring: the oldest go first). Default 1000. */
-  maxBufferedFrames?: number;
-  /**
-   * Milliseconds a stream lives without a connected client (RxJS time). A running stream keeps
-   * running that long for a reconnect, then its model request is aborted; a finished one stays
-   * resumable that long. Default 60000.
-   */
-  ttl?: number;
-  /** Streams kept at once; starting one more ends the oldest. Default 1000. */
-  maxStreams?: number;
-}
-
-/**
- * Options of {@link ResumableStreams.resume}.
- *
- * @example
- * ```ts
- * const frames$ = streams.resume(streamId, { lastEventId: req.headers['last-event-id'] as string });
- * ```
- */
-export interface ResumeOptions {
-  /**
-   * The id of the last event the client saw (the `Last-Event-ID` header); none, `''` or `null`
-   * replays the stream from its start.
-   */
-  lastEventId?: string | number | null | undefined;
-}
-
-/**
- * Options of the `resumeTo…` methods of {@link ResumableStreams}.
- *
- * @example
- * ```ts
- * streams.resumeToNodeResponse(streamId, req, res, { headers: { 'access-control-allow-origin': '*' } });
- * ```
- */
-export interface ResumeResponseOptions {
-  /** Extra response headers. */
-  headers?: Record<string, string>;
-  /** Frames held back for a slow client before it is disconnected; default 1000. */
-  maxPendingFrames?: number;
-}
-
-/**
- * The `resumable` option of `pipeToNodeResponse` and `toWebResponse`: the registry that
- * keeps the stream, and its id.
- *
- * @example
- * ```ts
- * import { pipeToNodeResponse, ResumableStreams } from 'rx-advisors/sse';
- * const streams = new ResumableStreams();
- * pipeToNodeResponse(chunks$, res, { resumable: { streams, streamId: chatId } });
- * ```
- */
-export interface ResumableRegistration {
-  streams: ResumableStreams;
-  streamId: string;
-}
-
-/**
- * A bounded, in-memory registry of SSE streams that clients can resume with `Last-Event-ID`.
+ * SSE streams that clients resume with `Last-Event-ID`, kept in a {@link ResumableStreamStore}
+ * (in memory by default). Every stream belongs to an owner: resume, replace and cancel only
+ * reach the owner's own streams, and ids are unguessable by default.
  *
  * A stream started here runs independently of the request that started it: a client that
  * disconnects does not abort it. Reconnecting (`resumeToNodeResponse`, `resumeToWebResponse`
- * or `resume`) replays the buffered events after `Last-Event-ID` and follows the rest live.
- * A stream without clients for `ttl` ms is dropped (its model request aborted if it still
- * runs); one whose events were evicted from the buffer answers a resume with one clean
- * `error` event; an unknown id gets HTTP 204, which tells both `EventSource` and the AI SDK's
+ * or `resume`) replays the stored events after `Last-Event-ID` and follows the rest live. The
+ * store drops a stream nobody reads for its `ttl` (its model request is then aborted); a
+ * resume the store cannot serve without a gap gets one clean `error` event; an unknown id
+ * (or another owner's) gets HTTP 204, which tells both `EventSource` and the AI SDK's
  * `useChat` that there is nothing to resume.
  *
  * @example
- * ```ts
+ * ```ts partial
  * import { createServer } from 'node:http';
  * import { pipeToNodeResponse, ResumableStreams } from 'rx-advisors/sse';
  *
- * const streams = new ResumableStreams({ maxBufferedFrames: 2000, ttl: 60_000 });
+ * const streams = new ResumableStreams({ ttl: 60_000 });
  * createServer((req, res) => {
- *   const url = new URL(req.url ?? '/', 'http://localhost');
- *   const streamId = url.searchParams.get('stream') ?? 'default';
+ *   const owner = sessionOf(req); // your authentication
+ *   const streamId = new URL(req.url ?? '/', 'http://localhost').searchParams.get('stream');
  *   if (req.method === 'POST') {
- *     const chunks$ = client.prompt('Hello').stream().chunks();
- *     pipeToNodeResponse(chunks$, res, { resumable: { streams, streamId } });
- *   } else {
- *     streams.resumeToNodeResponse(streamId, req, res); // reads Last-Event-ID
+ *     // The new stream's id goes out in the x-stream-id header.
+ *     pipeToNodeResponse(client.prompt('Hello').stream().chunks(), res, { resumable: { streams, owner } });
+ *   } else if (streamId !== null) {
+ *     streams.resumeToNodeResponse({ owner, streamId }, req, res); // reads Last-Event-ID
  *   }
  * }).listen(3000);
  * process.on('SIGINT', () => streams.clear());
  * ```
  */
 export class ResumableStreams {
-  private readonly entries = new Map<string, ResumableStreamEntry>();
-  private readonly maxBufferedFrames: number;
-  private readonly ttl: number;
-  private readonly maxStreams: number;
+  /** Where the streams live. */
+  readonly store: ResumableStreamStore;
+  private readonly encoders = new Map<string, SseEncoder>([
+    [chunkEventEncoder.name, chunkEventEncoder],
+    [uiMessageStreamEncoder.name, uiMessageStreamEncoder],
+  ]);
+  /** The streams this process runs the chunks of. */
+  private readonly producers = new Set<Subscription>();
 
-  /** @param options Buffer size, time to live and the number of streams kept. */
+  /** @param options A store, or the in-memory store's bounds; custom encoders. */
   constructor(options: ResumableStreamsOptions = {}) {
-    const { maxBufferedFrames = 1000, ttl = 60_000, maxStreams = 1000 } = options;
-    this.maxBufferedFrames = positiveInteger('maxBufferedFrames', maxBufferedFrames);
-    this.maxStreams = positiveInteger('maxStreams', maxStreams);
-    if (typeof ttl !== 'number' || !(ttl >= 0 && ttl < Infinity)) {
+    const { store, encoders = [], ...bounds } = options;
+    if (store !== undefined && Object.values(bounds).some((value) => value !== undefined)) {
       throw new InvalidOptionsError({
-        option: 'ttl',
-        value: ttl,
-        expected: 'a number of milliseconds >= 0',
+        option: 'store',
+        value: store,
+        expected: "either a store or the in-memory store's bounds, not both",
       });
     }
-    this.ttl = ttl;
+    this.store = store ?? new InMemoryResumableStreamStore(bounds);
+    for (const encoder of encoders) this.encoders.set(encoder.name, encoder);
   }
 
-  /** How many streams are kept. */
+  /** How many streams the store keeps (for the in-memory store), else the streams running here. */
   get size(): number {
-    return this.entries.size;
+    return this.store.size ?? this.producers.size;
   }
 
   /**
-   * Whether a stream with this id is kept (running, or finished and still resumable).
-   * @param streamId The stream id.
-   * @returns `true` when `resume` would find it.
+   * A new unguessable stream id: 128 random bits (Web Crypto), base64url.
+   * @returns 22 characters.
    */
-  has(streamId: string): boolean {
-    return this.entries.has(streamId);
+  createStreamId(): string {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return btoa(String.fromCharCode(...bytes))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '');
   }
 
   /**
-   * Keeps a chunk stream under `streamId` and returns its frames for the first client.
-   * The chunks are subscribed once, when the first client subscribes; starting a stream under
-   * an id in use ends the previous one.
-   * @param streamId Any id the client can send back (a chat id, a UUID).
+   * Whether the owner has a stream with this id (running, or finished and still resumable).
+   * @param key Owner and stream id.
+   * @returns A promise of `true` when `resume` would find it.
+   */
+  async has(key: ResumableStreamKey): Promise<boolean> {
+    return (await this.store.get(key)) !== undefined;
+  }
+
+  /**
+   * Keeps a chunk stream under `key` and returns its frames for the first client. The chunks
+   * are subscribed once, when that Observable is first subscribed; starting a stream under a
+   * key in use ends the previous one (only its owner can).
+   * @param key Owner and stream id (`createStreamId()` makes an unguessable id).
    * @param chunks$ The chunks, e.g. `client.prompt(…).stream().chunks()`.
-   * @param options As for `toServerSentEvents`.
+   * @param options As for `toServerSentEvents` (the heartbeat is this connection's).
    * @returns The frames from the first event on.
+   * @throws ResumableStreamLimitError (from an in-memory store) when the owner keeps too many
+   *   running streams; an asynchronous store's refusal becomes an `error` event instead.
    */
   start(
-    streamId: string,
+    key: ResumableStreamKey,
     chunks$: Observable<ChatChunk>,
     options: ServerSentEventsOptions = {},
   ): Observable<string> {
-    if (typeof streamId !== 'string' || streamId === '') {
-      throw new InvalidOptionsError({
-        option: 'streamId',
-        value: streamId,
-        expected: 'a non-empty string',
-      });
-    }
-    const { protocol } = resolveSseOptions(options);
-    const frames$ = chunks$.pipe(toServerSentEvents(options));
-    this.entries.get(streamId)?.dispose();
-    for (const oldest of this.entries.values()) {
-      if (this.entries.size < this.maxStreams) break;
-      oldest.dispose();
-    }
-    const entry: ResumableStreamEntry = new ResumableStreamEntry({
-      frames$,
-      protocol,
-      maxBufferedFrames: this.maxBufferedFrames,
-      ttl: this.ttl,
-      onDispose: () => {
-        if (this.entries.get(streamId) === entry) this.entries.delete(streamId);
-      },
+    checkStreamKey(key);
+    const { encoder, heartbeat } = resolveSseOptions(options);
+    this.encoders.set(encoder.name, encoder);
+    const frames$ = chunks$.pipe(toServerSentEvents({ ...options, heartbeat: false }));
+    const created = this.store.create(key, { encoder: encoder.name });
+    let producer: Subscription | undefined;
+    const run = (): void => {
+      if (producer !== undefined) return;
+      producer = runResumableStream(this.store, key, frames$);
+      const running = producer;
+      if (running.closed) return;
+      this.producers.add(running);
+      running.add(() => this.producers.delete(running));
+    };
+    const reading$ = this.read(key, encoder, 0, heartbeat);
+    const first$ = isPromiseLike(created)
+      ? from(created).pipe(
+          switchMap(() => reading$),
+          // The limit error's text is ours; any other refusal may name the store's hosts.
+          catchError((error: unknown) =>
+            of(
+              encoder.resumeError(
+                ResumableStreamLimitError.isInstance(error) ? error.message : RESUME_FAILED,
+              ),
+            ),
+          ),
+        )
+      : reading$;
+    return new Observable<string>((subscriber) => {
+      const subscription = first$.subscribe(subscriber);
+      if (isPromiseLike(created)) created.then(run, () => undefined);
+      else run();
+      return subscription;
     });
-    this.entries.set(streamId, entry);
-    return entry.read(0);
   }
 
   /**
-   * The frames of a kept stream after `lastEventId`, then the live ones.
-   * @param streamId The stream id.
-   * @param options The last event id the client saw.
-   * @returns The frames, or `undefined` when no stream has this id (unknown or expired).
+   * The frames of the owner's stream after `lastEventId`, then the live ones. A stream the
+   * owner does not have fails with a `ResumableStreamError` (`'not-found'`); one the store
+   * cannot serve without a gap gives one `error` event (no id), then completes.
+   * @param key Owner and stream id.
+   * @param options The last event id the client saw; the heartbeat of this connection.
+   * @returns The frames.
    */
-  resume(streamId: string, options: ResumeOptions = {}): Observable<string> | undefined {
-    const entry = this.entries.get(streamId);
-    return entry === undefined ? undefined : framesAfter(entry, options.lastEventId);
+  resume(key: ResumableStreamKey, options: ResumeOptions = {}): Observable<string> {
+    const heartbeat = resolveHeartbeat(options.heartbeat);
+    return new Observable<string>((subscriber) => {
+      const lookup = this.store.get(key);
+      const answer = (info: ResumableStreamInfo | undefined): Observable<string> =>
+        info === undefined
+          ? throwError(() => streamNotFound(key.streamId))
+          : this.resumeFrames(key, info, options.lastEventId, heartbeat);
+      return (isPromiseLike(lookup) ? from(lookup).pipe(switchMap(answer)) : answer(lookup))
+        .subscribe(subscriber);
+    });
   }
 
   /**
-   * Answers a reconnect on a Node response: the rest of the stream after the request's
-   * `Last-Event-ID`, or HTTP 204 when there is no such stream.
-   * @param streamId The stream id.
+   * Answers a reconnect on a Node response: the rest of the owner's stream after the
+   * request's `Last-Event-ID`, or HTTP 204 when the owner has no such stream.
+   * @param key Owner and stream id.
    * @param req The request (only its headers are read).
    * @param res The response.
-   * @param options Extra headers, slow-client bound.
+   * @param options Extra headers, heartbeat, slow-client bounds.
    * @returns The subscription writing the response (unsubscribe to stop).
    */
   resumeToNodeResponse(
-    streamId: string,
+    key: ResumableStreamKey,
     req: { headers: IncomingHttpHeaders },
     res: ServerResponse,
     options: ResumeResponseOptions = {},
-  ): Subscription | undefined {
-    const maxPendingFrames = resolveMaxPendingFrames(options.maxPendingFrames);
-    const entry = this.entries.get(streamId);
-    if (entry === undefined) {
-      res.writeHead(204, options.headers).end();
-      return undefined;
-    }
+  ): Subscription {
     const header = req.headers['last-event-id'];
-    const lastEventId = Array.isArray(header) ? header[0] : header;
-    return writeFramesToNodeResponse(framesAfter(entry, lastEventId), res, {
-      status: 200,
-      headers: sseHeaders(entry.protocol, options.headers),
-      maxPendingFrames,
-    });
+    return resumeToNodeResponse(
+      this.answer(key, Array.isArray(header) ? header[0] : header, options),
+      res,
+    );
   }
 
   /**
    * Answers a reconnect with a fetch `Response` (Hono, Next.js, Deno, Bun): the rest of the
-   * stream after the request's `Last-Event-ID`, or HTTP 204 when there is no such stream.
-   * @param streamId The stream id.
+   * owner's stream after the request's `Last-Event-ID`, or HTTP 204 when there is none.
+   * @param key Owner and stream id.
    * @param request The request (only its headers are read).
-   * @param options Extra headers, slow-client bound.
-   * @returns The response.
+   * @param options Extra headers, heartbeat, slow-client bounds.
+   * @returns A promise of the response.
    */
   resumeToWebResponse(
-    streamId: string,
+    key: ResumableStreamKey,
     request: { headers: Headers },
     options: ResumeResponseOptions = {},
-  ): Response {
-    const maxPendingFrames = resolveMaxPendingFrames(options.maxPendingFrames);
-    const entry = this.entries.get(streamId);
-    if (entry === undefined) {
-      return new Response(null, { status: 204, headers: options.headers ?? {} });
-    }
-    const frames$ = framesAfter(entry, request.headers.get('last-event-id'));
-    return new Response(framesToReadableStream(frames$, maxPendingFrames), {
-      status: 200,
-      headers: sseHeaders(entry.protocol, options.headers),
-    });
+  ): Promise<Response> {
+    return resumeToWebResponse(this.answer(key, request.headers.get('last-event-id'), options));
   }
 
   /**
-   * Ends a stream now: its model request is aborted and its clients' responses end.
-   * @param streamId The stream id.
-   * @returns Whether there was such a stream.
+   * Ends the owner's stream now: its model request is aborted and its clients' responses end.
+   * @param key Owner and stream id.
+   * @returns A promise of whether the owner had such a stream.
    */
-  delete(streamId: string): boolean {
-    const entry = this.entries.get(streamId);
-    entry?.dispose();
-    return entry !== undefined;
+  async delete(key: ResumableStreamKey): Promise<boolean> {
+    return this.store.cancel(key);
   }
 
-  /** Ends every stream (call it when the server shuts down: it also stops their timers). */
+  /** Ends every stream this process runs and the store's own (at shutdown: stops timers). */
   clear(): void {
-    for (const entry of [...this.entries.values()]) entry.dispose();
+    for (const producer of [...this.producers]) producer.unsubscribe();
+    void this.store.clear?.();
   }
-}
 
-function positiveInteger(option: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new InvalidOptionsError({ option, value, expected: 'a positive integer' });
+  private answer(
+    key: ResumableStreamKey,
+    lastEventId: string | null | undefined,
+    options: ResumeResponseOptions,
+  ): ResumeAnswer {
+    const connection = resolveConnectionOptions(options);
+    const heartbeat = resolveHeartbeat(options.heartbeat);
+    return {
+      lookup: this.store.get(key),
+      connection,
+      frames: (info) => this.resumeFrames(key, info, lastEventId, heartbeat),
+      headers: (info) =>
+        info === undefined
+          ? { ...options.headers }
+          : sseHeaders(this.encoderOf(info), options.headers),
+    };
   }
-  return value;
-}
 
-/** The frames of `entry` after `lastEventId`, or one error frame when that is no id of ours. */
-function framesAfter(
-  entry: ResumableStreamEntry,
-  lastEventId: string | number | null | undefined,
-): Observable<string> {
-  const after = parseLastEventId(lastEventId);
-  if (after !== undefined) return entry.read(after);
-  const message = `Cannot resume: the Last-Event-ID ${JSON.stringify(String(lastEventId))} is not an event id of this stream.`;
-  return of(
-    entry.protocol === 'ai-sdk-ui'
-      ? uiMessageStreamResumeError(message)
-      : chunkEventResumeError(message),
-  );
-}
+  private resumeFrames(
+    key: ResumableStreamKey,
+    info: ResumableStreamInfo,
+    lastEventId: string | number | null | undefined,
+    heartbeat: number | false,
+  ): Observable<string> {
+    const encoder = this.encoderOf(info);
+    const after = parseLastEventId(lastEventId);
+    if (after !== undefined) return this.read(key, encoder, after, heartbeat);
+    return of(
+      encoder.resumeError(
+        `Cannot resume: the Last-Event-ID ${JSON.stringify(String(lastEventId))} is not an event id of this stream.`,
+      ),
+    );
+  }
 
-/** `Last-Event-ID` → the events already seen; `undefined` when it is not an id of ours. */
-function parseLastEventId(value: string | number | null | undefined): number | undefined {
-  if (value === undefined || value === null || value === '') return 0;
-  if (typeof value === 'number') return Number.isInteger(value) && value >= 0 ? value : undefined;
-  return /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+  /** The store's frames, its refusals as the protocol's error frame, with heartbeats. */
+  private read(
+    key: ResumableStreamKey,
+    encoder: SseEncoder,
+    after: number,
+    heartbeat: number | false,
+  ): Observable<string> {
+    return this.store.read(key, after).pipe(
+      catchError((error: unknown) =>
+        // A store's own failure may name hosts or credentials: only our texts go out.
+        of(encoder.resumeError(ResumableStreamError.isInstance(error) ? error.message : RESUME_FAILED)),
+      ),
+      withHeartbeat(heartbeat),
+    );
+  }
+
+  private encoderOf(info: ResumableStreamInfo): SseEncoder {
+    return this.encoders.get(info.encoder) ?? chunkEventEncoder;
+  }
 }

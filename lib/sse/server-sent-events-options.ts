@@ -1,11 +1,15 @@
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { Rules, validateOptions, withDefaults } from '../core/validate-options.js';
+import { chunkEventEncoder } from './chunk-event-encoder.js';
+import type { SseEncoder } from './sse-encoder.js';
+import { SseErrorPolicy, type SseErrorMessage } from './sse-error-policy.js';
+import { uiMessageStreamEncoder } from './ui-message-stream-encoder.js';
 
 /**
- * The wire format of an SSE stream.
- * - `'rx-advisors'`: one event per chunk, `event: <chunk.type>`, `id:`, `data: <chunk JSON>`,
- *   then `event: done`.
- * - `'ai-sdk-ui'`: the AI SDK UI message stream v1 (`useChat` reads it unchanged), ending with
- *   `data: [DONE]`.
+ * The names of the built-in wire formats (each is also an encoder value):
+ * - `'rx-advisors'` (`chunkEventEncoder`): one event per chunk, `event: <chunk.type>`, `id:`,
+ *   `data: <chunk JSON>`, then `event: done`.
+ * - `'ai-sdk-ui'` (`uiMessageStreamEncoder`): the AI SDK UI message stream v1 (`useChat` reads
+ *   it unchanged), ending with `data: [DONE]`.
  *
  * @example
  * ```ts
@@ -16,24 +20,8 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 export type SseProtocol = 'rx-advisors' | 'ai-sdk-ui';
 
 /**
- * What an `error` event tells the client about a failed stream:
- * - `'safe'` (default): a fixed, generic message; nothing from the error leaves the server;
- * - `'raw'`: the error's own `message` (only when you know it holds no secrets);
- * - a function: your own text for the error (when it throws, the safe message is sent).
- *
- * @example
- * ```ts
- * import { ProviderError } from 'rx-advisors';
- * import type { SseErrorMessage } from 'rx-advisors/sse';
- * const errorMessage: SseErrorMessage = (error) =>
- *   ProviderError.isInstance(error) && error.retryable ? 'The model is busy, try again.' : 'Something went wrong.';
- * ```
- */
-export type SseErrorMessage = 'safe' | 'raw' | ((error: unknown) => string);
-
-/**
- * Options of `toServerSentEvents()`, also accepted by `pipeToNodeResponse()` and
- * `toWebResponse()`.
+ * Options of `toServerSentEvents()`, also accepted by `pipeToNodeResponse()`,
+ * `toWebResponse()` and `ResumableStreams.start()`.
  *
  * @example
  * ```ts
@@ -43,76 +31,83 @@ export type SseErrorMessage = 'safe' | 'raw' | ((error: unknown) => string);
  * ```
  */
 export interface ServerSentEventsOptions {
-  /** The wire format; default `'rx-advisors'`. */
-  protocol?: SseProtocol;
+  /** The wire format: a built-in name or an {@link SseEncoder}; default `'rx-advisors'`. */
+  protocol?: SseProtocol | SseEncoder;
   /**
    * Milliseconds between heartbeat comments (`: ping`), which keep proxies from closing an idle
    * connection; `false` for none. Default 15000. Taken from RxJS time (`interval`).
    */
   heartbeat?: number | false;
-  /** What an `error` event says; default `'safe'`. */
+  /**
+   * What goes out for texts that come from an error (the error event, retry reasons, tool
+   * error results); default `'safe'`.
+   */
   errorMessage?: SseErrorMessage;
 }
 
+/** The defaults of {@link ServerSentEventsOptions}. @internal */
+export const SERVER_SENT_EVENTS_DEFAULTS = {
+  protocol: 'rx-advisors',
+  heartbeat: 15_000,
+  errorMessage: 'safe',
+} as const satisfies ServerSentEventsOptions;
+
+const isEncoder = (value: unknown): value is SseEncoder =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as SseEncoder).name === 'string' &&
+  typeof (value as SseEncoder).create === 'function' &&
+  typeof (value as SseEncoder).resumeError === 'function' &&
+  typeof (value as SseEncoder).headers === 'object';
+
+const RULES = {
+  protocol: Rules.custom(
+    "'rx-advisors', 'ai-sdk-ui' or an SseEncoder ({ name, headers, create, resumeError })",
+    (value) => value === 'rx-advisors' || value === 'ai-sdk-ui' || isEncoder(value),
+  ),
+  heartbeat: Rules.custom(
+    'a positive number of milliseconds, or false for no heartbeats',
+    (value) => value === false || (typeof value === 'number' && value > 0 && value < Infinity),
+  ),
+  errorMessage: Rules.custom(
+    "'safe', 'raw' or a function (error, source) => string",
+    (value) => value === 'safe' || value === 'raw' || typeof value === 'function',
+  ),
+} as const;
+
 /** The options with their defaults applied. @internal */
 export interface ResolvedSseOptions {
-  readonly protocol: SseProtocol;
+  readonly encoder: SseEncoder;
   readonly heartbeat: number | false;
-  readonly errorMessage: SseErrorMessage;
+  readonly errors: SseErrorPolicy;
 }
 
-/** The text of an `error` event when the options do not ask for more. @internal */
-export const SAFE_ERROR_MESSAGE = 'The stream failed on the server.';
+/**
+ * The encoder a `protocol` option names.
+ * @internal
+ */
+export function encoderOf(protocol: SseProtocol | SseEncoder): SseEncoder {
+  if (protocol === 'rx-advisors') return chunkEventEncoder;
+  if (protocol === 'ai-sdk-ui') return uiMessageStreamEncoder;
+  return protocol;
+}
 
 /**
  * Applies defaults and rejects bad values up front.
  * @internal
  */
 export function resolveSseOptions(options: ServerSentEventsOptions = {}): ResolvedSseOptions {
-  const { protocol = 'rx-advisors', heartbeat = 15_000, errorMessage = 'safe' } = options;
-  if (protocol !== 'rx-advisors' && protocol !== 'ai-sdk-ui') {
-    throw new InvalidOptionsError({
-      option: 'protocol',
-      value: protocol,
-      expected: "'rx-advisors' or 'ai-sdk-ui'",
-    });
-  }
-  if (
-    heartbeat !== false &&
-    !(typeof heartbeat === 'number' && heartbeat > 0 && heartbeat < Infinity)
-  ) {
-    throw new InvalidOptionsError({
-      option: 'heartbeat',
-      value: heartbeat,
-      expected: 'a positive number of milliseconds, or false for no heartbeats',
-    });
-  }
-  if (errorMessage !== 'safe' && errorMessage !== 'raw' && typeof errorMessage !== 'function') {
-    throw new InvalidOptionsError({
-      option: 'errorMessage',
-      value: errorMessage,
-      expected: "'safe', 'raw' or a function (error) => string",
-    });
-  }
-  return { protocol, heartbeat, errorMessage };
+  const { protocol, heartbeat, errorMessage } = withDefaults(
+    SERVER_SENT_EVENTS_DEFAULTS,
+    validateOptions(options, RULES),
+  );
+  return { encoder: encoderOf(protocol), heartbeat, errors: new SseErrorPolicy(errorMessage) };
 }
 
 /**
- * The text an `error` event carries for `error`, per the `errorMessage` option. Never throws.
+ * Checks a `heartbeat` option on its own (the resume methods take only this one).
  * @internal
  */
-export function errorText(error: unknown, errorMessage: SseErrorMessage): string {
-  if (errorMessage === 'safe') return SAFE_ERROR_MESSAGE;
-  try {
-    const text =
-      errorMessage === 'raw'
-        ? error instanceof Error
-          ? error.message
-          : String(error)
-        : errorMessage(error);
-    return typeof text === 'string' ? text : SAFE_ERROR_MESSAGE;
-  } catch {
-    // A throwing callback (or an error whose toString throws) must not break the stream's end.
-    return SAFE_ERROR_MESSAGE;
-  }
+export function resolveHeartbeat(heartbeat: number | false | undefined): number | false {
+  return resolveSseOptions(heartbeat === undefined ? {} : { heartbeat }).heartbeat;
 }

@@ -1,3 +1,5 @@
+import type { SseEventSink } from './sse-encoder.js';
+
 /**
  * A heartbeat: an SSE comment line, which every client ignores and which carries no id.
  * @internal
@@ -10,12 +12,14 @@ export interface FrameTarget {
 }
 
 /**
- * Writes SSE events with consecutive ids (1, 2, 3, …), one string per event. The `data`
- * given must be a single line (JSON text always is: it escapes CR and LF), so nothing a
- * model writes can end a field or a frame early.
+ * Writes SSE events with consecutive ids (1, 2, 3, …), one string per event.
+ * - `write` is the built-in encoders' path: the `data` given must be a single line (JSON text
+ *   always is: it escapes CR and LF) and the event line comes from {@link eventLine}.
+ * - `event` is the {@link SseEventSink} of custom encoders: any name and data; line breaks in
+ *   the data become several `data:` lines, so nothing can end a field or a frame early.
  * @internal
  */
-export class SseFrameWriter {
+export class SseFrameWriter implements SseEventSink {
   private lastId = 0;
 
   constructor(private readonly target: FrameTarget) {}
@@ -28,7 +32,18 @@ export class SseFrameWriter {
   write(eventLine: string, data: string): void {
     this.target.next(`id: ${++this.lastId}\n${eventLine}data: ${data}\n\n`);
   }
+
+  event(name: string, data: string): void {
+    const text = String(data);
+    this.write(
+      eventLine(name),
+      LINE_BREAK.test(text) ? text.replace(LINE_BREAKS_OF_DATA, '\ndata: ') : text,
+    );
+  }
 }
+
+const LINE_BREAK = /[\r\n]/;
+const LINE_BREAKS_OF_DATA = /\r\n|\r|\n/g;
 
 const KNOWN_TYPES = [
   'text-delta',
@@ -55,6 +70,7 @@ const LINE_BREAKS = /[\r\n]/g;
  * @internal
  */
 export function eventLine(name: string): string {
+  if (name === '') return '';
   const known = EVENT_LINES.get(name);
   if (known !== undefined) return known;
   const safe = String(name).replace(LINE_BREAKS, '');
@@ -68,4 +84,21 @@ export function eventLine(name: string): string {
  */
 export function frameWithoutId(eventLine: string, data: string): string {
   return `${eventLine}data: ${data}\n\n`;
+}
+
+/** The built-in encoders' way to write: a precomputed event line and one line of data. @internal */
+export interface EventLineWriter {
+  write(eventLine: string, data: string): void;
+}
+
+/**
+ * The fast writer behind a sink: the sink itself when it is ours, else an adapter that goes
+ * through {@link SseEventSink.event} (which checks the data).
+ * @internal
+ */
+export function eventLineWriter(sink: SseEventSink): EventLineWriter {
+  if (sink instanceof SseFrameWriter) return sink;
+  return {
+    write: (line, data) => sink.event(line === '' ? '' : line.slice('event: '.length, -1), data),
+  };
 }

@@ -1,4 +1,4 @@
-import type { SseProtocol } from './server-sent-events-options.js';
+import type { SseEncoder } from './sse-encoder.js';
 
 const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream',
@@ -8,19 +8,14 @@ const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'x-accel-buffering': 'no',
 };
 
-const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
-  ...EVENT_STREAM_HEADERS,
-  'x-vercel-ai-ui-message-stream': 'v1',
-};
-
 /**
- * The response headers of an SSE stream in `protocol`, with `extra` on top (a new object).
+ * The response headers of an SSE stream written by `encoder`, with `extra` on top (a new
+ * object).
  * @internal
  */
 export function sseHeaders(
-  protocol: SseProtocol,
+  encoder: SseEncoder,
   extra: Readonly<Record<string, string>> | undefined,
 ): Record<string, string> {
-  const base = protocol === 'ai-sdk-ui' ? UI_MESSAGE_STREAM_HEADERS : EVENT_STREAM_HEADERS;
-  return extra === undefined ? { ...base } : { ...base, ...extra };
+  return { ...EVENT_STREAM_HEADERS, ...encoder.headers, ...extra };
 }

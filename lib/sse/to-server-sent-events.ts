@@ -10,14 +10,12 @@ import {
   type OperatorFunction,
 } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
-import { ChunkEventEncoder, type ChunkEncoder } from './chunk-event-encoder.js';
 import {
   resolveSseOptions,
   type ResolvedSseOptions,
   type ServerSentEventsOptions,
 } from './server-sent-events-options.js';
 import { HEARTBEAT_FRAME, SseFrameWriter } from './sse-frame-writer.js';
-import { UiMessageStreamEncoder } from './ui-message-stream-encoder.js';
 
 /**
  * An operator from chat chunks to Server-Sent Events frames: each emitted string is one
@@ -50,7 +48,7 @@ import { UiMessageStreamEncoder } from './ui-message-stream-encoder.js';
  *   .pipe(toServerSentEvents({ heartbeat: 15_000 }))
  *   .subscribe((frame) => res.write(frame));
  * ```
- * @param options Protocol, heartbeat interval and error message policy.
+ * @param options Protocol (a name or an `SseEncoder`), heartbeat interval and error text policy.
  * @returns An operator from `ChatChunk` to SSE frame strings.
  */
 export function toServerSentEvents(
@@ -59,8 +57,17 @@ export function toServerSentEvents(
   const resolved = resolveSseOptions(options);
   const { heartbeat } = resolved;
   if (heartbeat === false) return (source$) => encodeFrames(source$, resolved);
+  return (source$) => encodeFrames(source$, resolved).pipe(withHeartbeat(heartbeat));
+}
+
+/**
+ * Adds a heartbeat comment every `heartbeat` ms (RxJS time) to a frame stream, until it ends.
+ * @internal
+ */
+export function withHeartbeat(heartbeat: number | false): OperatorFunction<string, string> {
+  if (heartbeat === false) return (frames$) => frames$;
   return (source$) =>
-    encodeFrames(source$, resolved).pipe(
+    source$.pipe(
       connect((frames$) =>
         merge(
           frames$,
@@ -84,10 +91,7 @@ function encodeFrames(
 ): Observable<string> {
   return new Observable<string>((subscriber) => {
     const frames = new SseFrameWriter(subscriber);
-    const encoder: ChunkEncoder =
-      options.protocol === 'ai-sdk-ui'
-        ? new UiMessageStreamEncoder(frames, options.errorMessage)
-        : new ChunkEventEncoder(frames, options.errorMessage);
+    const encoder = options.encoder.create(frames, options);
     const fail = (error: unknown): void => {
       encoder.fail(error);
       subscriber.complete(); // also unsubscribes the source

@@ -1,8 +1,8 @@
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import { UsageAccumulator } from '../core/usage-accumulator.js';
-import type { ChunkEncoder } from './chunk-event-encoder.js';
-import { errorText, type SseErrorMessage } from './server-sent-events-options.js';
-import { frameWithoutId, type SseFrameWriter } from './sse-frame-writer.js';
+import type { SseEncoder, SseStreamEncoder } from './sse-encoder.js';
+import type { SseErrorPolicy } from './sse-error-policy.js';
+import { eventLineWriter, frameWithoutId, type EventLineWriter } from './sse-frame-writer.js';
 
 const START = '{"type":"start"}';
 const START_STEP = '{"type":"start-step"}';
@@ -21,7 +21,7 @@ interface OpenPart {
 }
 
 /**
- * The `'ai-sdk-ui'` protocol: the AI SDK UI message stream v1, as `useChat` and
+ * The per-stream encoder of {@link uiMessageStreamEncoder}: the AI SDK UI message stream v1, as `useChat` and
  * `readUIMessageStream` read it:
  *
  * ```
@@ -31,11 +31,10 @@ interface OpenPart {
  * ```
  *
  * A loop round (from `round-start` to the next `round-start` or `finish`, so with its tool
- * results) is a step; a stream without round markers is one step. Delta frames are built from precomputed prefixes, so a text delta costs the JSON of
- * its text and nothing else.
- * @internal
+ * results) is a step; a stream without round markers is one step. Delta frames are built
+ * from precomputed prefixes, so a text delta costs the JSON of its text and nothing else.
  */
-export class UiMessageStreamEncoder implements ChunkEncoder {
+class UiMessageStreamEncoder implements SseStreamEncoder {
   private stepOpen = false;
   private stepsWritten = 0;
   private parts = 0;
@@ -51,8 +50,8 @@ export class UiMessageStreamEncoder implements ChunkEncoder {
   private finished = false;
 
   constructor(
-    private readonly frames: SseFrameWriter,
-    private readonly errorMessage: SseErrorMessage,
+    private readonly frames: EventLineWriter,
+    private readonly errors: SseErrorPolicy,
   ) {
     frames.write('', START);
   }
@@ -138,7 +137,7 @@ export class UiMessageStreamEncoder implements ChunkEncoder {
         }
         this.write(
           chunk.isError === true
-            ? { type: 'tool-output-error', toolCallId, errorText: chunk.content }
+            ? { type: 'tool-output-error', toolCallId, errorText: this.errors.toolError(chunk) }
             : { type: 'tool-output-available', toolCallId, output: chunk.content },
         );
         return;
@@ -164,8 +163,12 @@ export class UiMessageStreamEncoder implements ChunkEncoder {
         // The UI protocol cannot take back what a client shows: a `data-retry` part marks where
         // the new attempt starts (see docs/sse.md).
         this.closeStep();
-        const { attempt, reason, advisor, delay } = chunk;
-        const data: Record<string, unknown> = { attempt, reason, advisor };
+        const { attempt, advisor, delay } = chunk;
+        const data: Record<string, unknown> = {
+          attempt,
+          reason: this.errors.retryReason(chunk),
+          advisor,
+        };
         if (delay !== undefined) data['delay'] = delay;
         this.write({ type: 'data-retry', data });
         return;
@@ -186,7 +189,7 @@ export class UiMessageStreamEncoder implements ChunkEncoder {
   }
 
   fail(error: unknown): void {
-    this.write({ type: 'error', errorText: errorText(error, this.errorMessage) });
+    this.write({ type: 'error', errorText: this.errors.error(error) });
     this.frames.write('', DONE);
   }
 
@@ -250,12 +253,21 @@ export class UiMessageStreamEncoder implements ChunkEncoder {
 }
 
 /**
- * The `'ai-sdk-ui'` answer of a failed resume: an error part and the end marker, without ids.
- * @internal
+ * The `'ai-sdk-ui'` protocol as an encoder: the AI SDK UI message stream v1, as `useChat` and
+ * `readUIMessageStream` read it (sent with the header `x-vercel-ai-ui-message-stream: v1`).
+ * Retry reasons, tool error results and the error part follow the `errorMessage` policy.
+ *
+ * @example
+ * ```ts partial
+ * import { toWebResponse, uiMessageStreamEncoder } from 'rx-advisors/sse';
+ * return toWebResponse(chunks$, { protocol: uiMessageStreamEncoder }); // same as 'ai-sdk-ui'
+ * ```
  */
-export function uiMessageStreamResumeError(message: string): string {
-  return (
+export const uiMessageStreamEncoder: SseEncoder = {
+  name: 'ai-sdk-ui',
+  headers: { 'x-vercel-ai-ui-message-stream': 'v1' },
+  create: (sink, { errors }) => new UiMessageStreamEncoder(eventLineWriter(sink), errors),
+  resumeError: (message) =>
     frameWithoutId('', JSON.stringify({ type: 'error', errorText: message })) +
-    frameWithoutId('', DONE)
-  );
-}
+    frameWithoutId('', DONE),
+};

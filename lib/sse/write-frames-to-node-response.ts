@@ -1,39 +1,21 @@
 import type { ServerResponse } from 'node:http';
-import { Subscription, type Observable } from 'rxjs';
+import { Subscription, timer, type Observable } from 'rxjs';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import type { ResolvedSseConnectionOptions } from './sse-connection-options.js';
 
 /** How a frame stream is sent on a Node response. @internal */
-export interface NodeSinkOptions {
+export interface NodeSinkOptions extends ResolvedSseConnectionOptions {
   readonly status: number;
   readonly headers: Record<string, string>;
-  readonly maxPendingFrames: number;
-}
-
-/** The default bound on frames held back while a client reads slowly. @internal */
-export const DEFAULT_MAX_PENDING_FRAMES = 1000;
-
-/**
- * Checks a `maxPendingFrames` option.
- * @internal
- */
-export function resolveMaxPendingFrames(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_PENDING_FRAMES;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new InvalidOptionsError({
-      option: 'maxPendingFrames',
-      value,
-      expected: 'a positive integer (frames held back while the client reads slowly)',
-    });
-  }
-  return value;
 }
 
 /**
  * Writes frames to a Node response with backpressure:
  * - the headers are sent at once;
- * - when `write()` returns false, later frames are held (at most `maxPendingFrames`) and
- *   written as one batch on `'drain'`; a client that falls further behind is disconnected
- *   and the stream unsubscribed, so no buffer grows without bound;
+ * - when `write()` returns false, later frames are held and written as one batch on
+ *   `'drain'`; a client more than `maxPendingFrames` frames or `maxPendingBytes` characters
+ *   behind, or whose socket stays unwritable for `writeTimeout` ms (also after the end was
+ *   written), is disconnected and the stream unsubscribed, so nothing is held without bound;
  * - a `'close'` before the end (the client went away) unsubscribes, which aborts the model
  *   request and running tools upstream.
  * @internal
@@ -56,42 +38,66 @@ export function writeFramesToNodeResponse(
   res.flushHeaders();
   res.once('close', () => subscription.unsubscribe());
 
-  const { maxPendingFrames } = options;
+  const { maxPendingFrames, maxPendingBytes, writeTimeout } = options;
   let pending: string[] | undefined; // frames held while the socket drains
+  let pendingChars = 0;
   let completed = false;
+  let stall: Subscription | undefined; // ends a connection that stays unwritable
+  // Not destroy(error): that would emit 'error' on the response, which nobody listens to.
+  const disconnect = (): void => {
+    subscription.unsubscribe();
+    res.destroy();
+  };
+  const watchStall = (): void => {
+    stall = timer(writeTimeout).subscribe(disconnect);
+    subscription.add(stall);
+  };
+  const endStall = (): void => {
+    if (stall === undefined) return;
+    stall.unsubscribe();
+    subscription.remove(stall);
+    stall = undefined;
+  };
+  const waitForDrain = (): void => {
+    pending = [];
+    pendingChars = 0;
+    res.once('drain', onDrain);
+    watchStall();
+  };
+  const end = (): void => {
+    res.end();
+    // The last bytes may still wait for a client that never reads: bound that too.
+    if (!res.writableFinished && !subscription.closed) {
+      watchStall();
+      res.once('finish', endStall);
+    }
+  };
   const onDrain = (): void => {
+    endStall();
     const batch = pending!.join('');
     pending = undefined;
-    if (batch !== '' && !res.write(batch)) {
-      pending = [];
-      res.once('drain', onDrain);
-    } else if (completed) {
-      res.end();
-    }
+    if (batch !== '' && !res.write(batch)) waitForDrain();
+    else if (completed) end();
   };
   subscription.add(
     frames$.subscribe({
       next: (frame) => {
         if (subscription.closed) return;
-        if (pending !== undefined) {
-          if (pending.length < maxPendingFrames) {
-            pending.push(frame);
-            return;
-          }
-          subscription.unsubscribe();
-          res.destroy();
+        if (pending === undefined) {
+          if (!res.write(frame)) waitForDrain();
           return;
         }
-        if (!res.write(frame)) {
-          pending = [];
-          res.once('drain', onDrain);
+        pendingChars += frame.length;
+        if (pending.length < maxPendingFrames && pendingChars <= maxPendingBytes) {
+          pending.push(frame);
+        } else {
+          disconnect();
         }
       },
-      // Not destroy(error): that would emit 'error' on the response, which nobody listens to.
       error: () => res.destroy(),
       complete: () => {
         completed = true;
-        if (pending === undefined) res.end();
+        if (pending === undefined) end();
       },
     }),
   );

@@ -91,8 +91,17 @@ export class MockChatModel implements ChatModel {
    * @returns A new model.
    * @example
    * ```ts
+   * import { TestScheduler } from 'rxjs/testing';
+   * import type { ChatChunk } from 'rx-advisors';
+   * import { MockChatModel } from 'rx-advisors/testing';
+   *
+   * const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
    * testScheduler.run(({ cold }) => {
-   *   const round1 = cold('-a-f|', { a: { type: 'text-delta', text: 'Hi' }, f: { type: 'finish', reason: 'stop' } });
+   *   // cold<ChatChunk>: without it, `type: 'text-delta'` widens to `string`.
+   *   const round1 = cold<ChatChunk>('-a-f|', {
+   *     a: { type: 'text-delta', text: 'Hi' },
+   *     f: { type: 'finish', reason: 'stop' },
+   *   });
    *   const model = MockChatModel.fromStreams([round1]);
    * });
    * ```
@@ -123,6 +132,7 @@ export class MockChatModel implements ChatModel {
    * @returns A new model.
    * @example
    * ```ts
+   * import { MockChatModel } from 'rx-advisors/testing';
    * const echo = MockChatModel.respond((request) => ({ text: `You said: ${request.lastUserText}` }));
    * ```
    */

@@ -1,14 +1,20 @@
-import { defer, from, map, mergeMap, reduce, type Observable } from 'rxjs';
+import { concat, defer, ignoreElements, of, type Observable } from 'rxjs';
 import type { ToolCall, ToolMessage } from '../core/message.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import { runToolCall, type ToolErrorPolicy } from './run-tool-call.js';
-import type { Tool } from './tool.js';
+import type { Tool } from '../core/tool.js';
+import { Rules, validateOptions, withDefaults } from '../core/validate-options.js';
+import { startToolCalls } from './start-tool-calls.js';
+import {
+  describeToolError,
+  TOOL_EXECUTION_DEFAULTS,
+  TOOL_EXECUTION_RULES,
+  type ToolErrorPolicy,
+} from './tool-execution.js';
 import { toolsByName } from './unique-tools.js';
 
 /**
  * Options of {@link executeToolCalls}.
  * @example
- * ```ts
+ * ```ts partial
  * import { executeToolCalls } from 'rx-advisors';
  * executeToolCalls({ toolCalls, tools: [getTime], toolContext: { userId: 7 }, timeout: 5_000 });
  * ```
@@ -22,21 +28,30 @@ export interface ExecuteToolCallsOptions {
   toolContext?: Readonly<Record<string, unknown>>;
   /** How many tools run at once; default 8. Results keep the call order anyway. */
   concurrency?: number;
-  /** Milliseconds before a tool without its own `timeout` is cancelled; default none. */
+  /**
+   * Milliseconds (RxJS time) a tool without its own `timeout` may run before it is
+   * cancelled with a `ToolTimeoutError`; default 300,000 (5 minutes); `Infinity`: no limit.
+   */
   timeout?: number;
   /** `report` (default): failures become `isError` results; `throw`: the Observable errors. */
   onToolError?: ToolErrorPolicy;
   /** The round number tools see in `ToolContext.round`; default 1. */
   round?: number;
+  /** At most this many calls; more fail with `TooManyToolCallsError`, no tool run. Default 128. */
+  maxToolCallsPerRound?: number;
 }
+
+const DEFAULTS = { ...TOOL_EXECUTION_DEFAULTS, toolContext: {}, round: 1 } as const;
 
 /**
  * Runs the tool calls of one model response and emits their results, in call order, as
  * one array of tool messages: the building block for driving the tool loop by hand (with
- * `toolCallingAdvisorAutoRegister: false`). Unsubscribing aborts every running tool.
+ * `toolCallingAdvisorAutoRegister: false`). It runs on the same tool-execution core as
+ * `ToolCallingAdvisor` (lookup, argument validation, timeout, abort, concurrency, error
+ * policy). Unsubscribing aborts every running tool. Results keep the calls' ids as given.
  *
  * @example
- * ```ts
+ * ```ts partial
  * import { executeToolCalls } from 'rx-advisors';
  *
  * executeToolCalls({ toolCalls: response.message.toolCalls ?? [], tools: [getTime] }).subscribe(
@@ -47,42 +62,29 @@ export interface ExecuteToolCallsOptions {
  * @returns A cold Observable of one array of `ToolMessage`s.
  */
 export function executeToolCalls(options: ExecuteToolCallsOptions): Observable<ToolMessage[]> {
-  const { toolCalls, tools, toolContext = {}, concurrency = 8, onToolError = 'report' } = options;
-  if (!(concurrency >= 1)) {
-    throw new InvalidOptionsError({
-      option: 'concurrency',
-      value: concurrency,
-      expected: 'a number of at least 1',
-    });
-  }
-  const byName = toolsByName(tools);
-  return defer(() =>
-    from(toolCalls).pipe(
-      mergeMap(
-        (call, index) =>
-          runToolCall(call, {
-            tools: byName,
-            values: toolContext,
-            round: options.round ?? 1,
-            timeout: options.timeout,
-            onToolError,
-            errorContent: describeToolError,
-          }).pipe(map((message) => ({ index, message }))),
-        concurrency,
-      ),
-      reduce((results: ToolMessage[], { index, message }) => {
-        results[index] = message;
-        return results;
-      }, new Array<ToolMessage>(toolCalls.length)),
-    ),
+  const resolved = withDefaults(
+    DEFAULTS,
+    validateOptions(options, {
+      ...TOOL_EXECUTION_RULES,
+      round: Rules.integer(1),
+    }),
   );
-}
-
-/**
- * The default text a model sees for a failed tool call.
- * @internal
- */
-export function describeToolError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return `The tool failed: ${String(error)}`;
+  const tools = toolsByName(resolved.tools);
+  return defer(() => {
+    const { results, rest$ } = startToolCalls(resolved.toolCalls, {
+      tools,
+      values: resolved.toolContext,
+      round: resolved.round,
+      timeout: resolved.timeout,
+      concurrency: resolved.concurrency,
+      maxToolCallsPerRound: resolved.maxToolCallsPerRound,
+      onToolError: resolved.onToolError,
+      errorContent: describeToolError,
+    });
+    if (rest$ === undefined) return of(results);
+    return concat(
+      rest$.pipe(ignoreElements()),
+      defer(() => of(results)),
+    );
+  });
 }

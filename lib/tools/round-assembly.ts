@@ -14,6 +14,8 @@ export class RoundAssembly {
   readonly held: TextDeltaChunk[] | undefined;
   /** Whether the model sent complete `tool-call` chunks (else they are built from deltas). */
   sawToolCall = false;
+  /** The ids of the `tool-call` chunks sent on (with `emitToolEvents`). */
+  private forwardedIds: Set<string> | undefined;
 
   constructor(
     private readonly emitToolEvents: boolean,
@@ -29,9 +31,15 @@ export class RoundAssembly {
         if (this.held === undefined) return true;
         this.held.push(chunk);
         return false;
-      case 'tool-call':
+      case 'tool-call': {
         this.sawToolCall = true;
-        return this.emitToolEvents;
+        if (!this.emitToolEvents) return false;
+        // A repeated id goes out at the round's end, under the new id the loop gives it.
+        const ids = (this.forwardedIds ??= new Set());
+        if (ids.has(chunk.id)) return false;
+        ids.add(chunk.id);
+        return true;
+      }
       case 'tool-call-delta':
       case 'usage':
       case 'metadata':

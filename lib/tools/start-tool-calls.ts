@@ -1,6 +1,8 @@
 import { from, isObservable, mergeMap, tap, type Observable } from 'rxjs';
 import type { ToolCall, ToolMessage } from '../core/message.js';
-import { runToolCall, startToolCall, type RunToolCallOptions } from './run-tool-call.js';
+import { TooManyToolCallsError } from '../errors/too-many-tool-calls-error.js';
+import { runToolCall, startToolCall } from './run-tool-call.js';
+import type { ToolExecution } from './tool-execution.js';
 
 /** The tool calls of one round, started. @internal */
 export interface StartedToolCalls {
@@ -17,29 +19,33 @@ export interface StartedToolCalls {
 }
 
 /**
- * Starts a round's tool calls in order. Calls answered on the spot (see `startToolCall`)
- * cost no subscription; from the first one that is not, the calls run as
- * `mergeMap(…, concurrency)` would run them, so the limit and the order calls start in
- * are those of running every call through `mergeMap`.
+ * The tool-execution core: starts a round's tool calls in order, for the tool loop and
+ * for `executeToolCalls` alike. A round with more calls than `maxToolCallsPerRound` throws
+ * a `TooManyToolCallsError` before any tool runs. Calls answered on the spot (see
+ * `startToolCall`) cost no subscription; from the first one that is not, the calls run as
+ * `mergeMap(…, concurrency)` would run them, so the limit and the order calls start in are
+ * those of running every call through `mergeMap`.
  * @internal
  * @example
  * ```ts
- * const { results, rest$ } = startToolCalls(calls, run, 8);
+ * const { results, rest$ } = startToolCalls(calls, execution);
  * if (rest$ === undefined) nextRound(results);
  * ```
  * @param calls The round's tool calls.
- * @param options How each call runs.
- * @param concurrency How many calls may run at once.
+ * @param execution How the calls run.
  * @returns The results so far and the calls still to finish.
  */
 export function startToolCalls(
   calls: readonly ToolCall[],
-  options: RunToolCallOptions,
-  concurrency: number,
+  execution: ToolExecution,
 ): StartedToolCalls {
+  const { maxToolCallsPerRound: limit } = execution;
+  if (calls.length > limit) {
+    throw new TooManyToolCallsError({ calls: calls.length, limit, round: execution.round });
+  }
   const results = new Array<ToolMessage>(calls.length);
   for (let index = 0; index < calls.length; index++) {
-    const started = startToolCall(calls[index], options);
+    const started = startToolCall(calls[index], execution);
     if (!isObservable(started)) {
       results[index] = started;
       continue;
@@ -47,12 +53,12 @@ export function startToolCalls(
     const first = index;
     const pending: Observable<ToolMessage>[] = [started];
     for (let later = index + 1; later < calls.length; later++) {
-      pending.push(runToolCall(calls[later], options));
+      pending.push(runToolCall(calls[later], execution));
     }
     const rest$ = from(pending).pipe(
       mergeMap(
         (message$, offset) => message$.pipe(tap((message) => (results[first + offset] = message))),
-        concurrency,
+        execution.concurrency,
       ),
     );
     return { results, finished: first, rest$ };

@@ -1,7 +1,17 @@
-import { Order } from '../advisor/order.js';
+import { Order } from '../advisor-api/order.js';
 import type { ChatResponse } from '../core/chat-response.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import type { ToolErrorPolicy } from './run-tool-call.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRule,
+  type OptionRules,
+} from '../core/validate-options.js';
+import {
+  TOOL_EXECUTION_DEFAULTS,
+  TOOL_EXECUTION_RULES,
+  type ToolErrorPolicy,
+} from './tool-execution.js';
 import type { ToolLoopState } from './tool-loop-state.js';
 
 /**
@@ -37,6 +47,7 @@ export type ToolEligibility = (response: ChatResponse, state: ToolLoopState) => 
  *   concurrency: 4,
  *   toolCallLimits: { search: 3 },
  *   toolTimeout: 10_000,
+ *   maxToolCallsPerRound: 32,
  *   emitToolEvents: true,
  * });
  * ```
@@ -44,6 +55,8 @@ export type ToolEligibility = (response: ChatResponse, state: ToolLoopState) => 
 export interface ToolCallingAdvisorOptions {
   /** Position in the chain; default `Order.TOOL_CALLING` (`HIGHEST_PRECEDENCE + 300`). */
   order?: number;
+  /** Default `'ToolCallingAdvisor'`. */
+  name?: string;
   /** Model calls allowed per request; default 20. Past it: `ToolLoopLimitError`. */
   maxRounds?: number;
   /** Calls allowed per tool name and request, e.g. `{ search: 3 }`; default unlimited. */
@@ -58,15 +71,21 @@ export interface ToolCallingAdvisorOptions {
   emitToolEvents?: boolean;
   /** `report` (default): a failed tool becomes an `isError` result; `throw`: the stream fails. */
   onToolError?: ToolErrorPolicy;
-  /** Milliseconds (RxJS time) a tool without its own `timeout` may run; default unlimited. */
+  /**
+   * Milliseconds (RxJS time) a tool without its own `timeout` may run before it is
+   * cancelled with a `ToolTimeoutError`; default 300,000 (5 minutes); `Infinity`: no limit.
+   */
   toolTimeout?: number;
+  /** Tool calls one round may ask for; default 128. More: `TooManyToolCallsError`, no tool runs. */
+  maxToolCallsPerRound?: number;
   /** Text streamed before a tool call in an intermediate round; default `stream`. */
   preamble?: PreamblePolicy;
 }
 
-/** The options with defaults applied. @internal */
+/** The options with defaults applied (what subclasses see as `this.options`). */
 export interface ResolvedToolCallingAdvisorOptions {
   readonly order: number;
+  readonly name: string;
   readonly maxRounds: number;
   readonly toolCallLimits: Readonly<Record<string, number>>;
   readonly concurrency: number;
@@ -74,9 +93,53 @@ export interface ResolvedToolCallingAdvisorOptions {
   readonly conversationHistory: boolean;
   readonly emitToolEvents: boolean;
   readonly onToolError: ToolErrorPolicy;
-  readonly toolTimeout: number | undefined;
+  readonly toolTimeout: number;
+  readonly maxToolCallsPerRound: number;
   readonly preamble: PreamblePolicy;
 }
+
+/**
+ * The defaults of `ToolCallingAdvisor`'s options.
+ * @internal
+ */
+export const TOOL_CALLING_ADVISOR_DEFAULTS: ResolvedToolCallingAdvisorOptions = Object.freeze({
+  order: Order.TOOL_CALLING,
+  name: 'ToolCallingAdvisor',
+  maxRounds: 20,
+  toolCallLimits: {},
+  concurrency: TOOL_EXECUTION_DEFAULTS.concurrency,
+  eligibility: undefined,
+  conversationHistory: true,
+  emitToolEvents: false,
+  onToolError: TOOL_EXECUTION_DEFAULTS.onToolError,
+  toolTimeout: TOOL_EXECUTION_DEFAULTS.timeout,
+  maxToolCallsPerRound: TOOL_EXECUTION_DEFAULTS.maxToolCallsPerRound,
+  preamble: 'stream',
+});
+
+const RULES: OptionRules<ToolCallingAdvisorOptions> = {
+  order: Rules.custom(
+    'a number (see Order)',
+    (value) => typeof value === 'number' && !Number.isNaN(value),
+  ),
+  maxRounds: Rules.integer(1),
+  toolCallLimits: Rules.custom(
+    'an object of limits per tool name',
+    (value) => typeof value === 'object' && value !== null,
+  ),
+  concurrency: TOOL_EXECUTION_RULES.concurrency,
+  eligibility: Rules.custom(
+    'a function (response, state) => boolean',
+    (value) => typeof value === 'function',
+  ),
+  conversationHistory: Rules.boolean,
+  emitToolEvents: Rules.boolean,
+  onToolError: TOOL_EXECUTION_RULES.onToolError,
+  toolTimeout: TOOL_EXECUTION_RULES.timeout,
+  maxToolCallsPerRound: TOOL_EXECUTION_RULES.maxToolCallsPerRound,
+  preamble: Rules.oneOf('stream', 'drop'),
+  name: Rules.nonEmptyString,
+};
 
 /**
  * Applies defaults and rejects bad values with an `InvalidOptionsError`.
@@ -85,67 +148,10 @@ export interface ResolvedToolCallingAdvisorOptions {
 export function resolveToolCallingAdvisorOptions(
   options: ToolCallingAdvisorOptions,
 ): ResolvedToolCallingAdvisorOptions {
-  const {
-    order = Order.TOOL_CALLING,
-    maxRounds = 20,
-    toolCallLimits = {},
-    concurrency = 8,
-    eligibility,
-    conversationHistory = true,
-    emitToolEvents = false,
-    onToolError = 'report',
-    toolTimeout,
-    preamble = 'stream',
-  } = options;
-  check('order', order, typeof order === 'number' && !Number.isNaN(order), 'a number (see Order)');
-  check(
-    'maxRounds',
-    maxRounds,
-    Number.isInteger(maxRounds) && maxRounds >= 1,
-    'an integer of at least 1',
-  );
-  check('concurrency', concurrency, concurrency >= 1, 'a number of at least 1 (Infinity allowed)');
-  for (const [name, limit] of Object.entries(toolCallLimits)) {
-    check(
-      `toolCallLimits.${name}`,
-      limit,
-      Number.isInteger(limit) && limit >= 0,
-      'an integer of at least 0',
-    );
-  }
-  check(
-    'eligibility',
-    eligibility,
-    eligibility === undefined || typeof eligibility === 'function',
-    'a function (response, state) => boolean',
-  );
-  check(
-    'onToolError',
-    onToolError,
-    onToolError === 'report' || onToolError === 'throw',
-    '"report" or "throw"',
-  );
-  check(
-    'toolTimeout',
-    toolTimeout,
-    toolTimeout === undefined || (typeof toolTimeout === 'number' && toolTimeout > 0),
-    'a positive number of milliseconds',
-  );
-  check('preamble', preamble, preamble === 'stream' || preamble === 'drop', '"stream" or "drop"');
-  return {
-    order,
-    maxRounds,
-    toolCallLimits,
-    concurrency,
-    eligibility,
-    conversationHistory: conversationHistory !== false,
-    emitToolEvents: emitToolEvents === true,
-    onToolError,
-    toolTimeout,
-    preamble,
-  };
-}
-
-function check(option: string, value: unknown, ok: boolean, expected: string): void {
-  if (!ok) throw new InvalidOptionsError({ option, value, expected });
+  const resolved = withDefaults(TOOL_CALLING_ADVISOR_DEFAULTS, validateOptions(options, RULES));
+  const limits = resolved.toolCallLimits;
+  const limitRules: Record<string, OptionRule> = {};
+  for (const name of Object.keys(limits)) limitRules[name] = Rules.integer(0);
+  validateOptions(limits, limitRules, 'toolCallLimits.');
+  return resolved;
 }

@@ -1,36 +1,16 @@
-import {
-  concat,
-  defer,
-  EMPTY,
-  filter,
-  from,
-  ignoreElements,
-  isObservable,
-  map,
-  of,
-  type Observable,
-} from 'rxjs';
-import type { Advisor, AdvisorChain } from '../advisor/advisor.js';
-import { ContextKeys } from '../advisor/context-keys.js';
-import { expandSteps } from '../core/expand-steps.js';
-import { filterThen } from '../core/filter-then.js';
-import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
+import { defer, type Observable } from 'rxjs';
+import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
+import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { ChatResponse } from '../core/chat-response.js';
 import type { Message, ToolCall, ToolMessage } from '../core/message.js';
-import { ToolCallLimitError } from '../errors/tool-call-limit-error.js';
-import { ToolLoopLimitError } from '../errors/tool-loop-limit-error.js';
-import { describeToolError } from './execute-tool-calls.js';
-import { finalChunks, toToolResultChunk } from './loop-chunks.js';
-import { RoundAssembly } from './round-assembly.js';
-import type { RunToolCallOptions } from './run-tool-call.js';
-import { startToolCalls } from './start-tool-calls.js';
-import type { Tool } from './tool.js';
 import {
   resolveToolCallingAdvisorOptions,
   type ResolvedToolCallingAdvisorOptions,
   type ToolCallingAdvisorOptions,
 } from './tool-calling-advisor-options.js';
+import { describeToolError } from './tool-execution.js';
+import { ToolLoopRun, type ToolLoopHooks } from './tool-loop-run.js';
 import {
   MutableToolLoopState,
   type ToolLoopState,
@@ -38,33 +18,6 @@ import {
 } from './tool-loop-state.js';
 
 const MARKER = Symbol.for('rx-advisors.advisor.ToolCallingAdvisor');
-
-/** Starts the next step of the loop; travels through `expand` next to the chunks. */
-class LoopStep {
-  constructor(readonly next$: Observable<LoopItem>) {}
-}
-
-type LoopItem = ChatChunk | LoopStep;
-
-/** A round whose model call asked for tools, on its way to the next round. */
-interface ToolRound {
-  readonly request: ChatRequest;
-  readonly chain: AdvisorChain;
-  readonly state: MutableToolLoopState;
-  readonly response: ChatResponse;
-  readonly calls: readonly ToolCall[];
-  readonly offered: ReadonlyMap<string, Tool>;
-  readonly returnDirect: boolean;
-}
-
-const roundEnd = (round: number, finishReason: FinishReason): ChatChunk => ({
-  type: 'round-end',
-  round,
-  finishReason,
-});
-const isChunk = (item: LoopItem): item is ChatChunk => !(item instanceof LoopStep);
-const project = (item: LoopItem): Observable<LoopItem> =>
-  item instanceof LoopStep ? item.next$ : EMPTY;
 
 /**
  * The tool-calling loop as an advisor. A round is `chain.next(request)`; when the round
@@ -93,15 +46,28 @@ const project = (item: LoopItem): Observable<LoopItem> =>
  * ```
  */
 export class ToolCallingAdvisor implements Advisor {
-  readonly name: string = 'ToolCallingAdvisor';
+  readonly name: string;
+  /** The tool loop role (`isToolLoop`): a ChatClient adds no second loop to this call. */
+  readonly runsToolLoop = true as const;
   readonly order: number;
   /** The options in effect, defaults applied. */
   protected readonly options: ResolvedToolCallingAdvisorOptions;
+  /** The protected hooks below, as the loop calls them (so subclasses' overrides count). */
+  private readonly hooks: ToolLoopHooks = {
+    beforeRound: (request, state) => this.beforeRound(request, state),
+    afterRound: (response, state) => this.afterRound(response, state),
+    isEligible: (response, state) => this.isEligible(response, state),
+    nextRoundMessages: (request, response, results, state) =>
+      this.nextRoundMessages(request, response, results, state),
+    toolErrorContent: (error, call, state) => this.toolErrorContent(error, call, state),
+    finalizeLoop: (summary, state) => this.finalizeLoop(summary, state),
+  };
 
   /** @param options Limits, concurrency, eligibility, history, events and error policy. */
   constructor(options: ToolCallingAdvisorOptions = {}) {
     this.options = resolveToolCallingAdvisorOptions(options);
     this.order = this.options.order;
+    this.name = this.options.name;
     Object.defineProperty(this, MARKER, { value: true });
   }
 
@@ -129,7 +95,7 @@ export class ToolCallingAdvisor implements Advisor {
     return defer(() => {
       const state = new MutableToolLoopState(request.context);
       const first = this.initializeLoop(request, state);
-      return this.round$(first, chain, state).pipe(expandSteps(project), filter(isChunk));
+      return new ToolLoopRun(chain, this.options, this.hooks, state).run(first);
     });
   }
 
@@ -219,135 +185,5 @@ export class ToolCallingAdvisor implements Advisor {
    */
   protected finalizeLoop(summary: ToolLoopSummary, _state: ToolLoopState): ToolLoopSummary {
     return summary;
-  }
-
-  private round$(
-    base: ChatRequest,
-    chain: AdvisorChain,
-    state: MutableToolLoopState,
-  ): Observable<LoopItem> {
-    return defer(() => {
-      const round = ++state.round;
-      const request = this.beforeRound(base, state);
-      const assembly = new RoundAssembly(this.options.emitToolEvents, this.options.preamble);
-      const body$ = filterThen<ChatChunk, LoopItem>(chain.next(request), assembly.forward, () =>
-        this.endRound(request, chain, state, assembly),
-      );
-      return this.options.emitToolEvents
-        ? concat(of<ChatChunk>({ type: 'round-start', round }), body$)
-        : body$;
-    });
-  }
-
-  private endRound(
-    request: ChatRequest,
-    chain: AdvisorChain,
-    state: MutableToolLoopState,
-    assembly: RoundAssembly,
-  ): LoopItem[] | Observable<LoopItem> {
-    const response = this.afterRound(assembly.assembler.build(), state);
-    state.usage.add(response.usage);
-    if (response.metadata.id !== undefined) state.id = response.metadata.id;
-    if (response.metadata.model !== undefined) state.model = response.metadata.model;
-    const { emitToolEvents } = this.options;
-    if (!this.isEligible(response, state)) {
-      const out: ChatChunk[] = assembly.held ?? [];
-      if (emitToolEvents) out.push(roundEnd(state.round, response.finishReason));
-      for (const chunk of this.loopEnd(state, response.finishReason)) out.push(chunk);
-      return out;
-    }
-    const calls = response.message.toolCalls ?? [];
-    const offered = state.offeredTools(request.tools);
-    const returnDirect =
-      calls.length > 0 && calls.every((call) => offered.get(call.name)?.returnDirect === true);
-    if (!returnDirect && state.round >= this.options.maxRounds) {
-      throw new ToolLoopLimitError({ rounds: state.round, maxRounds: this.options.maxRounds });
-    }
-    const round: ToolRound = { request, chain, state, response, calls, offered, returnDirect };
-    if (!emitToolEvents) return this.tools$(round);
-    // Calls the model sent only as deltas are announced once complete.
-    const announced: ChatChunk[] = assembly.sawToolCall
-      ? []
-      : calls.map((call): ChatChunk => ({ type: 'tool-call', ...call }));
-    announced.push(roundEnd(state.round, response.finishReason));
-    // The events go out before any tool starts.
-    return concat(
-      from(announced),
-      defer(() => {
-        const next = this.tools$(round);
-        return isObservable(next) ? next : from(next);
-      }),
-    );
-  }
-
-  /** Runs the round's tools; what follows is the next round, or the end of the loop. */
-  private tools$(round: ToolRound): LoopItem[] | Observable<LoopItem> {
-    const { request, state, calls, offered } = round;
-    const run: RunToolCallOptions = {
-      tools: offered,
-      values: request.toolContext,
-      round: state.round,
-      timeout: this.options.toolTimeout,
-      onToolError: this.options.onToolError,
-      errorContent: (error, call) => this.toolErrorContent(error, call, state),
-      guard: (call) => this.countCall(call, state),
-    };
-    const { results, finished, rest$ } = startToolCalls(calls, run, this.options.concurrency);
-    const { emitToolEvents } = this.options;
-    const out: LoopItem[] = [];
-    if (emitToolEvents) for (let i = 0; i < finished; i++) out.push(toToolResultChunk(results[i]));
-    if (rest$ === undefined) {
-      // Every tool answered at once: the round emits `out` as it is, with no subscription.
-      for (const item of this.afterTools(round, results)) out.push(item);
-      return out;
-    }
-    const events$: Observable<LoopItem> = emitToolEvents
-      ? rest$.pipe(map(toToolResultChunk))
-      : rest$.pipe(ignoreElements());
-    return concat(
-      from(out),
-      events$,
-      defer(() => from(this.afterTools(round, results))),
-    );
-  }
-
-  /** Records the round and returns the next step, or the return-direct answer and the end. */
-  private afterTools(round: ToolRound, results: readonly ToolMessage[]): LoopItem[] {
-    const { request, chain, state, response, returnDirect } = round;
-    // One array per loop run, published once and grown every round: readers that need a
-    // snapshot slice it (memory does, when the stream completes).
-    if (state.messages.length === 0)
-      request.context.set(ContextKeys.TOOL_LOOP_MESSAGES, state.messages);
-    state.messages.push(response.message, ...results);
-    if (returnDirect && results.every((result) => result.isError !== true)) {
-      const text: ChatChunk = {
-        type: 'text-delta',
-        text: results.map((result) => result.content).join('\n'),
-      };
-      return [text, ...this.loopEnd(state, 'return-direct')];
-    }
-    const messages = this.nextRoundMessages(request, response, results, state);
-    return [new LoopStep(this.round$(request.withMessages(messages), chain, state))];
-  }
-
-  private countCall(call: ToolCall, state: MutableToolLoopState): void {
-    const count = (state.toolCallCounts.get(call.name) ?? 0) + 1;
-    state.toolCallCounts.set(call.name, count);
-    const limits = this.options.toolCallLimits;
-    const limit = Object.hasOwn(limits, call.name) ? limits[call.name] : undefined;
-    if (limit !== undefined && count > limit) {
-      throw new ToolCallLimitError({ toolName: call.name, limit });
-    }
-  }
-
-  private loopEnd(state: MutableToolLoopState, finishReason: FinishReason): ChatChunk[] {
-    const initial: ToolLoopSummary = {
-      finishReason,
-      usage: state.usage.total,
-      rounds: state.round,
-    };
-    if (state.id !== undefined) initial.id = state.id;
-    if (state.model !== undefined) initial.model = state.model;
-    return finalChunks(this.finalizeLoop(initial, state));
   }
 }

@@ -1,9 +1,11 @@
 import type { JSONSchemaType } from 'ajv';
 import type { JsonSchema } from '../core/tool-definition.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import type { FromJsonSchema } from './from-json-schema.js';
-import type { Tool, ToolContext, ToolOutput } from './tool.js';
-import { createArgumentsParser, type ZodLikeSchema } from './tool-parameters.js';
+import type { FromJsonSchema } from '../schema/from-json-schema.js';
+import type { Tool, ToolContext, ToolOutput } from '../core/tool.js';
+import type { SchemaLimits } from '../schema/schema-limits.js';
+import type { ZodLikeSchema } from '../schema/zod-like-schema.js';
+import { createArgumentsParser } from './tool-parameters.js';
 
 /**
  * Options of {@link tool}.
@@ -34,6 +36,11 @@ export interface ToolOptions<TArgs, TResult, TParameters> {
   resultConverter?: (result: TResult) => string;
   /** Milliseconds (RxJS time) before the tool is cancelled with a `ToolTimeoutError`. */
   timeout?: number;
+  /**
+   * Limits on the arguments the model sends: `maxDepth` (nesting of objects and arrays,
+   * default 64) and `maxIssues` (validation issues kept in a `ToolArgumentsError`, default 20).
+   */
+  argumentLimits?: SchemaLimits;
 }
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -105,7 +112,7 @@ export function tool(options: ToolOptions<unknown, unknown, unknown>): Tool {
       expected: 'a positive number of milliseconds',
     });
   }
-  const parser = createArgumentsParser(name, parameters);
+  const parser = createArgumentsParser(name, parameters, options.argumentLimits);
   const convert = options.resultConverter ?? defaultResultConverter;
   return Object.freeze({
     name,

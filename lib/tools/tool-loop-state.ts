@@ -2,7 +2,7 @@ import type { FinishReason } from '../core/chat-chunk.js';
 import type { Message } from '../core/message.js';
 import type { Usage } from '../core/usage.js';
 import { UsageAccumulator } from '../core/usage-accumulator.js';
-import type { Tool } from './tool.js';
+import type { Tool } from '../core/tool.js';
 import { toolsByName } from './unique-tools.js';
 
 /**

@@ -1,6 +1,6 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { ToolNotFoundError } from '../errors/tool-not-found-error.js';
-import type { Tool } from './tool.js';
+import type { Tool } from '../core/tool.js';
 
 /**
  * Options of {@link ToolRegistry}.

@@ -1,5 +1,5 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import type { Tool } from './tool.js';
+import type { Tool } from '../core/tool.js';
 
 /**
  * The tools of one call by name: a tool listed twice (as a default and again on the call)

@@ -1,4 +1,4 @@
-import { concat, defer, filter, from, isObservable, type Observable } from 'rxjs';
+import { concat, defer, filter, from, isObservable, of, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { filterThen } from '../../lib/core/filter-then';
 
@@ -93,6 +93,33 @@ describe('filterThen (marble)', () => {
         new Error('bad chunk'),
       );
       expectSubscriptions(source$.subscriptions).toBe('^--!');
+    });
+  });
+
+  it('never calls then() after keep threw on a synchronous source', () => {
+    testScheduler.run(({ expectObservable }) => {
+      let called = false;
+      const source$ = of('a', 'b', 'c');
+      const keep = (value: string): boolean => {
+        if (value === 'b') throw new Error('bad chunk');
+        return true;
+      };
+      const then = (): string[] => {
+        called = true;
+        return ['x'];
+      };
+      expectObservable(filterThen(source$, keep, then)).toBe(
+        '(a#)',
+        undefined,
+        new Error('bad chunk'),
+      );
+      expectObservable(composed(source$, keep, then)).toBe(
+        '(a#)',
+        undefined,
+        new Error('bad chunk'),
+      );
+      testScheduler.flush();
+      expect(called).toBe(false);
     });
   });
 

@@ -1,5 +1,11 @@
+import { map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { ChatClient, StructuredOutputValidationAdvisor, type ChatChunk } from '../../lib/index';
+import {
+  ChatClient,
+  StructuredOutputValidationAdvisor,
+  streamEntity,
+  type ChatChunk,
+} from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
 
 const schema = {
@@ -104,6 +110,56 @@ describe('stream().entity() with validation (marble)', () => {
       expectObservable(entity$).toBe('-p-#', { p: {} }, new Error('connection reset'));
       expectSubscriptions(attempt1.subscriptions).toBe('^--!');
       expectSubscriptions(attempt2.subscriptions).toBe([]);
+    });
+  });
+
+  it('keeps previews of an escaped __proto__ key clean on the frames the JSON grows', () => {
+    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const hostile: Record<string, ChatChunk> = {
+        h: { type: 'text-delta', text: '{"\\u005f_pro' },
+        i: { type: 'text-delta', text: 'to__": {"polluted": true}, "title": "T",' },
+        j: { type: 'text-delta', text: ' "steps": []}' },
+        f: { type: 'finish', reason: 'stop' },
+      };
+      const source = cold('-h-i-j-f|', hostile);
+      const ownKeys$ = source.pipe(
+        streamEntity(schema),
+        map((value) => Object.keys(value).join(',')),
+      );
+
+      expectObservable(ownKeys$).toBe('-p-q-r--(r|)', {
+        p: '',
+        q: 'title',
+        r: 'title,steps',
+      });
+      expectSubscriptions(source.subscriptions).toBe('^-------!');
+    });
+  });
+
+  it('shows no preview past maxDepth, then fails the final value as nested too deeply', () => {
+    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const deep: Record<string, ChatChunk> = {
+        a: { type: 'text-delta', text: '{"title": "T", "steps": [' },
+        b: { type: 'text-delta', text: '[["s"]]]}' },
+        f: { type: 'finish', reason: 'stop' },
+      };
+      const source = cold('-a-b-f|', deep);
+      const entity$ = source.pipe(streamEntity({ type: 'object' }, { maxDepth: 2 }));
+
+      expectObservable(entity$).toBe(
+        '-p----#',
+        { p: { title: 'T', steps: [] } },
+        expect.objectContaining({
+          errors: [
+            {
+              path: '',
+              message:
+                'is nested too deeply: more than 2 levels of objects and arrays (maxDepth 2)',
+            },
+          ],
+        }),
+      );
+      expectSubscriptions(source.subscriptions).toBe('^-----!');
     });
   });
 });

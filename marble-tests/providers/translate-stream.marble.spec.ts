@@ -5,8 +5,8 @@ import type { ChatChunk } from '../../lib/core/chat-chunk';
 import { AnthropicStreamTranslator } from '../../lib/providers/anthropic/anthropic-stream-translator';
 import { ChatCompletionsTranslator } from '../../lib/providers/openai/chat-completions-translator';
 import { ResponsesTranslator } from '../../lib/providers/openai/responses-translator';
-import { toProviderError } from '../../lib/providers/shared/to-provider-error';
-import { translateStream } from '../../lib/providers/shared/translate-stream';
+import { toProviderError } from '../../lib/providers/kit/to-provider-error';
+import { translateStream } from '../../lib/providers/kit/translate-stream';
 
 const errors = { provider: 'test', secrets: [] };
 

@@ -1,4 +1,4 @@
-import { defer, EMPTY, type Observable } from 'rxjs';
+import { catchError, defer, EMPTY, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
 import { ResumableStreams } from '../../lib/sse';
@@ -23,13 +23,18 @@ function newScheduler(): TestScheduler {
   return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 }
 
-/** A resume evaluated when it is subscribed (at its place in virtual time). */
+const key = (streamId: string) => ({ owner: 'alice', streamId });
+
+/** A resume evaluated when it is subscribed (at its place in virtual time); gone = empty. */
 function resumeLater(
   streams: ResumableStreams,
   streamId: string,
   lastEventId: string,
+  heartbeat: number | false = false,
 ): Observable<string> {
-  return defer(() => streams.resume(streamId, { lastEventId }) ?? EMPTY);
+  return defer(() => streams.resume(key(streamId), { lastEventId, heartbeat })).pipe(
+    catchError(() => EMPTY),
+  );
 }
 
 describe('ResumableStreams (marbles)', () => {
@@ -37,7 +42,7 @@ describe('ResumableStreams (marbles)', () => {
     newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const streams = new ResumableStreams({ ttl: 5 });
       const source = cold('-a-b-c-d-', chunks);
-      expectObservable(streams.start('s', source, { heartbeat: false }), '^-!').toBe('-A-', frames);
+      expectObservable(streams.start(key('s'), source, { heartbeat: false }), '^-!').toBe('-A-', frames);
       // The client left at 2; nobody came back within 5 ms: the model is unsubscribed at 7.
       expectSubscriptions(source.subscriptions).toBe('^------!');
     });
@@ -47,7 +52,7 @@ describe('ResumableStreams (marbles)', () => {
     newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const streams = new ResumableStreams({ ttl: 5 });
       const source = cold('-a-b-c-d|', chunks);
-      expectObservable(streams.start('s', source, { heartbeat: false }), '^-!').toBe('-A-', frames);
+      expectObservable(streams.start(key('s'), source, { heartbeat: false }), '^-!').toBe('-A-', frames);
       expectObservable(resumeLater(streams, 's', '1'), '----^').toBe('----BC-D(E|)', {
         ...frames,
         E: `id: 5\nevent: done\ndata: {}\n\n`,
@@ -60,7 +65,7 @@ describe('ResumableStreams (marbles)', () => {
     newScheduler().run(({ cold, expectObservable }) => {
       const streams = new ResumableStreams({ ttl: 50 });
       const source = cold('-a---b', chunks);
-      expectObservable(streams.start('s', source, { heartbeat: 2 }), '^------!').toBe(
+      expectObservable(streams.start(key('s'), source, { heartbeat: 2 }), '^------!').toBe(
         '-Ah-hBh',
         frames,
       );
@@ -73,7 +78,7 @@ describe('ResumableStreams (marbles)', () => {
       const streams = new ResumableStreams({ ttl: 10 });
       const source = cold('-a|', chunks);
       const done = `id: 2\nevent: done\ndata: {}\n\n`;
-      expectObservable(streams.start('s', source, { heartbeat: false })).toBe('-A(D|)', {
+      expectObservable(streams.start(key('s'), source, { heartbeat: false })).toBe('-A(D|)', {
         ...frames,
         D: done,
       });
@@ -93,7 +98,7 @@ describe('ResumableStreams (marbles)', () => {
     newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const streams = new ResumableStreams({ ttl: 3 });
       const source = cold('-a|', chunks);
-      streams.start('s', source);
+      streams.start(key('s'), source);
       expectObservable(resumeLater(streams, 's', '0'), '----^').toBe('----|');
       expectSubscriptions(source.subscriptions).toBe([]);
     });

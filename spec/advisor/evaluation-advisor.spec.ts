@@ -213,5 +213,15 @@ describe('EvaluationAdvisor', () => {
     expect(() => new EvaluationAdvisor({ judge: () => ({ pass: true }), maxAttempts: 0 })).toThrow(
       /maxAttempts/,
     );
+    expect(() => new EvaluationAdvisor(undefined as never)).toThrow(/judge/);
+    const judge = () => ({ pass: true });
+    expect(() => new EvaluationAdvisor({ judge, onExhausted: 'never' as never })).toThrow(
+      /onExhausted/,
+    );
+    expect(() => new EvaluationAdvisor({ judge, feedbackMessage: 'x' as never })).toThrow(
+      /feedbackMessage.*function/,
+    );
+    expect(() => new EvaluationAdvisor({ judge, name: '' })).toThrow(/name.*non-empty string/);
+    expect(() => new EvaluationAdvisor({ judge, order: Number.NaN })).toThrow(/order/);
   });
 });

@@ -1,5 +1,14 @@
-import { lastValueFrom } from 'rxjs';
-import { ChatClient, LoggerAdvisor, ProviderError } from '../../lib/index';
+import { EMPTY, lastValueFrom } from 'rxjs';
+import {
+  ChatClient,
+  ChatRequest,
+  createAdvisorChain,
+  InvalidOptionsError,
+  LoggerAdvisor,
+  ProviderError,
+  type ChatOptions,
+  type LoggerAdvisorOptions,
+} from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
 
 function recordingLogger() {
@@ -8,6 +17,25 @@ function recordingLogger() {
     lines,
     logger: { info: (message: string, details?: unknown) => lines.push({ message, details }) },
   };
+}
+
+/** `{ a: { a: … { [leaf]: value } } }`, `depth` levels deep. */
+function nested(depth: number, leaf: Record<string, unknown>): Record<string, unknown> {
+  let value: Record<string, unknown> = leaf;
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value;
+}
+
+/** Runs one call with `options` through a LoggerAdvisor; the logged request details. */
+async function loggedOptions(options: ChatOptions, advisorOptions: LoggerAdvisorOptions = {}) {
+  const { lines, logger } = recordingLogger();
+  const chain = createAdvisorChain({
+    advisors: [new LoggerAdvisor({ logger, ...advisorOptions })],
+    model: MockChatModel.script([{ text: 'ok' }]),
+  });
+  await lastValueFrom(chain.next(ChatRequest.create({ options })));
+  const details = lines[0]?.details as { options: Record<string, unknown> };
+  return { options: details.options, json: JSON.stringify(details) };
 }
 
 describe('LoggerAdvisor', () => {
@@ -92,5 +120,96 @@ describe('LoggerAdvisor', () => {
 
   it('sits inside the tool loop by default (order 0, after HIGHEST_PRECEDENCE + 300)', () => {
     expect(new LoggerAdvisor().order).toBe(0);
+  });
+
+  describe('redaction (any depth)', () => {
+    it('redacts a secret nested deeper than 8 levels', async () => {
+      const { json } = await loggedOptions({ extra: nested(10, { apiKey: 'sk-deep-123' }) });
+      expect(json).not.toContain('sk-deep-123');
+      expect(json).toContain('"apiKey":"[redacted]"');
+    });
+
+    it('logs objects past maxDepth (default 32) as [truncated], never raw', async () => {
+      const extra = nested(40, { password: 'hunter2', note: 'deep' });
+      const truncated = await loggedOptions({ extra });
+      expect(truncated.json).toContain('"[truncated]"');
+      expect(truncated.json).not.toContain('hunter2');
+      expect(truncated.json).not.toContain('deep');
+      const whole = await loggedOptions({ extra }, { maxDepth: Infinity });
+      expect(whole.json).toContain('"password":"[redacted]","note":"deep"');
+      expect(whole.json).not.toContain('hunter2');
+    });
+
+    it('logs a cyclic option as [circular], so the details stay serializable', async () => {
+      const extra: Record<string, unknown> = { nested: nested(9, {}) };
+      ((extra['nested'] as Record<string, unknown>)['a'] as Record<string, unknown>)['loop'] =
+        extra;
+      const { options } = await loggedOptions({ extra });
+      expect(JSON.stringify(options)).toContain('"loop":"[circular]"');
+    });
+
+    it('logs token counts (maxTokens) instead of redacting them', async () => {
+      const { options } = await loggedOptions({ maxTokens: 256, temperature: 0.2 });
+      expect(options).toEqual({ maxTokens: 256, temperature: 0.2 });
+    });
+  });
+
+  it('fails the call with the error of a throwing formatter or logger, before the model', async () => {
+    const model = MockChatModel.script([{ text: 'ok' }]);
+    const boom = new Error('formatter failed');
+    const client = ChatClient.builder(model)
+      .defaultAdvisors(
+        new LoggerAdvisor({
+          logger: recordingLogger().logger,
+          formatRequest: () => {
+            throw boom;
+          },
+        }),
+      )
+      .build();
+    await expect(lastValueFrom(client.prompt('Hi').call().content())).rejects.toBe(boom);
+    const throwing = ChatClient.builder(model)
+      .defaultAdvisors(
+        new LoggerAdvisor({
+          logger: {
+            info: () => {
+              throw boom;
+            },
+          },
+        }),
+      )
+      .build();
+    await expect(lastValueFrom(throwing.prompt('Hi').call().content())).rejects.toBe(boom);
+    expect(model.calls).toBe(0);
+  });
+
+  it('logs an empty response when the model stream is empty', async () => {
+    const { lines, logger } = recordingLogger();
+    const chain = createAdvisorChain({
+      advisors: [new LoggerAdvisor({ logger, formatResponse: (r) => r.text })],
+      model: MockChatModel.fromStreams([EMPTY]),
+    });
+    await lastValueFrom(chain.next(ChatRequest.create()), { defaultValue: 'none' });
+    expect(lines.map((l) => [l.message, l.details])).toEqual([
+      ['[logger] request', { messages: [], options: {}, tools: [] }],
+      ['[logger] response', ''],
+    ]);
+  });
+
+  it('validates its options', () => {
+    const bad: [LoggerAdvisorOptions, string][] = [
+      [{ logger: {} as never }, 'logger'],
+      [{ order: 0.5 }, 'order'],
+      [{ name: '' }, 'name'],
+      [{ formatRequest: 'x' as never }, 'formatRequest'],
+      [{ formatResponse: 1 as never }, 'formatResponse'],
+      [{ maxDepth: 0 }, 'maxDepth'],
+      [{ maxDepth: 2.5 }, 'maxDepth'],
+    ];
+    for (const [options, option] of bad) {
+      expect(() => new LoggerAdvisor(options)).toThrow(InvalidOptionsError);
+      expect(() => new LoggerAdvisor(options)).toThrow(new RegExp(`"${option}"`));
+    }
+    expect(new LoggerAdvisor({ maxDepth: Infinity }).name).toBe('logger');
   });
 });

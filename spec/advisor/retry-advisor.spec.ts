@@ -190,6 +190,12 @@ describe('RetryAdvisor', () => {
     [{ maxDelay: -1 }, /maxDelay.*at least 0/],
     [{ random: 0.5 as unknown as () => number }, /random.*function/],
     [{ respectRetryAfter: 'yes' as unknown as boolean }, /respectRetryAfter/],
+    [{ retryOnEmpty: 'yes' as unknown as boolean }, /retryOnEmpty/],
+    [{ isRetryable: true as unknown as () => boolean }, /isRetryable.*function/],
+    [{ backoff: 5 as unknown as () => number }, /backoff.*function/],
+    [{ backoff: { factor: -1 } }, /backoff\.factor.*at least 0/],
+    [{ name: '' }, /name.*non-empty string/],
+    [{ order: Number.NaN }, /order.*see Order/],
   ])('rejects %p up front with an InvalidOptionsError naming the option', (options, message) => {
     expect(() => new RetryAdvisor(options)).toThrow(InvalidOptionsError);
     expect(() => new RetryAdvisor(options)).toThrow(message);

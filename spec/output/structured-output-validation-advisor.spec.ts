@@ -386,6 +386,19 @@ describe('StructuredOutputValidationAdvisor', () => {
     );
   });
 
+  it.each([
+    ['maxIssues', { maxIssues: 0 }],
+    ['maxDepth', { maxDepth: 1001 }],
+    ['maxFeedbackLength', { maxFeedbackLength: 10 }],
+    ['native', { native: 'yes' }],
+    ['instructions', { instructions: 'always' }],
+    ['schemaName', { schemaName: '' }],
+  ])('rejects a bad %s, naming it', (option, bad) => {
+    expect(
+      () => new StructuredOutputValidationAdvisor({ outputSchema: person, ...(bad as object) }),
+    ).toThrow(expect.objectContaining({ option }));
+  });
+
   it('entity() without validate parses once and fails with EntityParseError', async () => {
     const model = MockChatModel.script([{ text: '{"name": "Ada"}' }]);
     const error = await firstValueFrom(

@@ -1,33 +1,104 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readmeSnippets } from './readme-snippets';
 
-// Builds the package, packs it, installs the tarball into a fresh folder and imports
-// every entry point of the exports map from CommonJS and from ESM, as a user would.
+// Builds the package, packs it once, installs the tarball once into a temporary consumer
+// (with the peers and the oldest TypeScript the package claims), then checks it as users
+// meet it: every entry point loads from CommonJS and from ESM, arethetypeswrong finds no
+// problem, and consumer code (spec/package/consumer/*.ts, one file per entry point, plus
+// the README's examples) type-checks in each module setup of `setups` below.
 const root = join(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   exports: Record<string, unknown>;
-  version: string;
+  peerDependencies: Record<string, string>;
 };
-const entryPoints = Object.keys(manifest.exports)
-  .filter((key) => key !== './package.json')
-  .map((key) => (key === '.' ? 'rx-advisors' : `rx-advisors/${key.slice(2)}`));
+const { entryPoints } = JSON.parse(
+  readFileSync(join(root, 'scripts', 'entry-points.json'), 'utf8'),
+) as { entryPoints: { name: string; source: string }[] };
+const names = entryPoints.map((entry) => entry.name);
+
+// The oldest TypeScript the package supports is the lower bound of its optional peer.
+const oldestTypeScript = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.peerDependencies['typescript'] ?? '');
+// Peers at the versions the repository tests with (so npm finds them in its cache).
+const peers = [
+  'rxjs',
+  'openai',
+  '@anthropic-ai/sdk',
+  'zod',
+  '@types/better-sqlite3',
+  '@types/node',
+];
+const installedVersion = (name: string): string =>
+  (
+    JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+
+interface Setup {
+  name: string;
+  type: 'module' | 'commonjs';
+  module: string;
+  moduleResolution: string;
+  typescript: 'typescript' | 'typescript-oldest';
+  /** Whether the declarations themselves are checked too (slower: openai's are large). */
+  checkDeclarations: boolean;
+}
+// Declarations are checked (skipLibCheck off) where it matters most; openai's are large.
+const setup = (
+  name: string,
+  type: Setup['type'],
+  module: string,
+  moduleResolution: string,
+  more: Partial<Setup> = {},
+): Setup => ({
+  name,
+  type,
+  module,
+  moduleResolution,
+  typescript: 'typescript',
+  checkDeclarations: false,
+  ...more,
+});
+const setups: Setup[] = [
+  setup('esm-nodenext', 'module', 'NodeNext', 'NodeNext', { checkDeclarations: true }),
+  setup('cjs-nodenext', 'commonjs', 'NodeNext', 'NodeNext', { checkDeclarations: true }),
+  setup('bundler', 'module', 'ESNext', 'Bundler'),
+  setup('cjs-node10', 'commonjs', 'CommonJS', 'Node10'),
+  setup('oldest-typescript', 'module', 'NodeNext', 'NodeNext', {
+    typescript: 'typescript-oldest',
+    checkDeclarations: true,
+  }),
+];
 
 function run(command: string, args: string[], cwd: string): string {
   return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
+/** Runs a command and returns its output even when it fails, so a test can show the errors. */
+function outputOf(command: string, args: string[], cwd: string): string {
+  try {
+    return run(command, args, cwd);
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    return `${stdout ?? ''}${stderr ?? ''}` || String(error);
+  }
+}
+
 describe('the packed package', () => {
   let consumer: string;
+  let tarball: string;
 
   beforeAll(() => {
     run(process.execPath, [join(root, 'scripts', 'build.mjs')], root);
     consumer = mkdtempSync(join(tmpdir(), 'rx-advisors-consumer-'));
-    const tarball = run('npm', ['pack', '--silent', '--pack-destination', consumer], root)
+    const file = run('npm', ['pack', '--silent', '--pack-destination', consumer], root)
       .trim()
       .split('\n')
       .pop()!;
+    tarball = join(consumer, file);
     writeFileSync(
       join(consumer, 'package.json'),
       JSON.stringify({ name: 'consumer', private: true }),
@@ -39,22 +110,63 @@ describe('the packed package', () => {
         '--prefer-offline',
         '--no-audit',
         '--no-fund',
-        join(consumer, tarball),
-        'rxjs@7.8.2',
+        '--ignore-scripts',
+        tarball,
+        ...peers.map((peer) => `${peer}@${installedVersion(peer)}`),
+        `typescript-oldest@npm:typescript@${oldestTypeScript![1]}`,
       ],
       consumer,
     );
-  }, 240_000);
+    const snippets = readmeSnippets(readFileSync(join(root, 'README.md'), 'utf8'));
+    for (const setup of setups) {
+      const folder = join(consumer, setup.name);
+      mkdirSync(folder);
+      cpSync(join(__dirname, 'consumer'), folder, { recursive: true });
+      snippets.forEach((code, index) =>
+        writeFileSync(join(folder, `readme-${index + 1}.ts`), code),
+      );
+      writeFileSync(join(folder, 'package.json'), JSON.stringify({ type: setup.type }));
+      writeFileSync(
+        join(folder, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            skipLibCheck: !setup.checkDeclarations,
+            target: 'ES2022',
+            types: ['node'],
+            module: setup.module,
+            moduleResolution: setup.moduleResolution,
+            esModuleInterop: true,
+          },
+          include: ['*.ts'],
+        }),
+      );
+    }
+  }, 300_000);
 
   afterAll(() => {
     rmSync(consumer, { recursive: true, force: true });
   });
 
-  it('lists every entry point the design names that exists so far', () => {
-    expect(entryPoints).toEqual(expect.arrayContaining(['rx-advisors', 'rx-advisors/testing']));
+  it('declares the oldest TypeScript it supports as an optional peer', () => {
+    expect(oldestTypeScript).not.toBeNull();
   });
 
-  it.each(entryPoints)('%s loads with require() and with import', (entry) => {
+  it('has one consumer file per entry point', () => {
+    const files = entryPoints.map(({ name }) =>
+      name === 'rx-advisors'
+        ? 'root.ts'
+        : `${name.slice('rx-advisors/'.length).replace(/\//g, '-')}.ts`,
+    );
+    for (const file of files) {
+      expect(readFileSync(join(__dirname, 'consumer', file), 'utf8')).toContain(
+        "from 'rx-advisors",
+      );
+    }
+  });
+
+  it.each(names)('%s loads with require() and with import', (entry) => {
     const cjs = run(
       process.execPath,
       [
@@ -106,15 +218,37 @@ describe('the packed package', () => {
     expect(esm.trim()).toBe('Hello from the tarball');
   });
 
-  it('ships type declarations for every entry point', () => {
-    for (const value of Object.values(manifest.exports)) {
-      if (typeof value !== 'object' || value === null) continue;
-      const conditions = Object.keys(value);
-      expect(conditions[0]).toBe('types');
-      const types = (value as Record<string, string>)['types'];
-      expect(() =>
-        readFileSync(join(consumer, 'node_modules', 'rx-advisors', types)),
-      ).not.toThrow();
+  it('ships ESM and CommonJS declarations for every entry point', () => {
+    for (const { name } of entryPoints) {
+      const subpath = name === 'rx-advisors' ? '.' : `./${name.slice('rx-advisors/'.length)}`;
+      const conditions = manifest.exports[subpath] as Record<string, Record<string, string>>;
+      for (const condition of ['import', 'require']) {
+        expect(Object.keys(conditions[condition])).toEqual(['types', 'default']);
+        const types = conditions[condition]['types'];
+        expect(() =>
+          readFileSync(join(consumer, 'node_modules', 'rx-advisors', types)),
+        ).not.toThrow();
+      }
     }
   });
+
+  it('has no problem arethetypeswrong can find', () => {
+    const attw = join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+    const report = outputOf(process.execPath, [attw, tarball, '--format', 'json'], root);
+    const { problems } = JSON.parse(report) as { problems: unknown[] | Record<string, unknown> };
+    expect(Object.values(problems)).toEqual([]);
+  }, 60_000);
+
+  it.each(setups.map((setup) => setup.name))(
+    'type-checks the README examples and one file per entry point: %s',
+    (name) => {
+      const setup = setups.find((candidate) => candidate.name === name)!;
+      const tsc =
+        setup.typescript === 'typescript'
+          ? join(root, 'node_modules', 'typescript', 'bin', 'tsc')
+          : join(consumer, 'node_modules', setup.typescript, 'bin', 'tsc');
+      expect(outputOf(process.execPath, [tsc, '-p', '.'], join(consumer, name))).toBe('');
+    },
+    120_000,
+  );
 });

@@ -226,7 +226,8 @@ describe('pipeToNodeResponse', () => {
           type: 'text-delta',
           text: `${i}:${big}`,
         }));
-        pipeToNodeResponse(from(chunks), res, { heartbeat: false });
+        // 6.4 MB at once: above the default maxPendingBytes, which is not what this test is about.
+        pipeToNodeResponse(from(chunks), res, { heartbeat: false, maxPendingBytes: 16 << 20 });
       });
 
       // A slow client: read nothing for a while, then everything.

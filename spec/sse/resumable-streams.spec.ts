@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
 import { Hono } from 'hono';
@@ -18,6 +18,10 @@ import {
 } from './support/sse-test-kit';
 
 const delta = (text: string): ChatChunk => ({ type: 'text-delta', text });
+/** The stream `streamId` of the test's usual owner. */
+const key = (streamId: string) => ({ owner: 'alice', streamId });
+/** The owner a request speaks for: the `x-user` header (a stand-in for authentication). */
+const ownerOf = (req: IncomingMessage): string => (req.headers['x-user'] as string) ?? 'alice';
 let closedResponses = 0;
 
 /** A Node server: POST /chat/:id starts stream :id from `source()`, GET /chat/:id/stream resumes it. */
@@ -39,11 +43,11 @@ function resumableServer(
         pipeToNodeResponse(source(), res, {
           protocol,
           heartbeat: false,
-          resumable: { streams, streamId: id },
+          resumable: { streams, owner: ownerOf(req), streamId: id },
         });
       });
     } else if (tail === 'stream') {
-      streams.resumeToNodeResponse(streamId, req, res);
+      streams.resumeToNodeResponse({ owner: ownerOf(req), streamId }, req, res);
     }
   });
 }
@@ -125,7 +129,8 @@ describe('ResumableStreams', () => {
       await (await fetch(`${url}/chat/s2/stream`, { headers: { 'last-event-id': '3' } })).text(),
     ).events;
     expect(tail).toEqual(original.slice(3));
-    expect(streams.has('s2')).toBe(true);
+    expect(await streams.has(key('s2'))).toBe(true);
+    expect(await streams.has({ owner: 'mallory', streamId: 's2' })).toBe(false);
   });
 
   it('answers 204 for an unknown stream', async () => {
@@ -144,9 +149,9 @@ describe('ResumableStreams', () => {
       chunks.forEach((chunk) => subscriber.next(chunk));
       subscriber.complete();
     });
-    await framesText(streams.start('s3', source$, { heartbeat: false })); // 6 events; 4..6 kept
+    await framesText(streams.start(key('s3'), source$, { heartbeat: false })); // 6 events; 4..6 kept
 
-    const gap = parseSse(await framesText(streams.resume('s3', { lastEventId: '2' })!)).events;
+    const gap = parseSse(await framesText(streams.resume(key('s3'), { lastEventId: '2' }))).events;
     expect(gap).toEqual([
       {
         id: undefined,
@@ -156,10 +161,10 @@ describe('ResumableStreams', () => {
         }),
       },
     ]);
-    const ok = parseSse(await framesText(streams.resume('s3', { lastEventId: 3 })!)).events;
+    const ok = parseSse(await framesText(streams.resume(key('s3'), { lastEventId: 3 }))).events;
     expect(ok.map((event) => event.id)).toEqual(['4', '5', '6']);
     for (const bad of ['abc', '-1', '1.5', '99']) {
-      const events = parseSse(await framesText(streams.resume('s3', { lastEventId: bad })!)).events;
+      const events = parseSse(await framesText(streams.resume(key('s3'), { lastEventId: bad }))).events;
       expect(events.map((event) => event.event)).toEqual(['error']);
     }
   });
@@ -206,10 +211,12 @@ describe('ResumableStreams', () => {
     app.post('/chat/:id', (c) =>
       toWebResponse(live, {
         heartbeat: false,
-        resumable: { streams, streamId: c.req.param('id') },
+        resumable: { streams, owner: 'alice', streamId: c.req.param('id') },
       }),
     );
-    app.get('/chat/:id/stream', (c) => streams.resumeToWebResponse(c.req.param('id'), c.req.raw));
+    app.get('/chat/:id/stream', (c) =>
+      streams.resumeToWebResponse(key(c.req.param('id')), c.req.raw),
+    );
     const { url, server } = await new Promise<{ url: string; server: Server }>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
         resolve({ url: `http://127.0.0.1:${info.port}`, server: s as Server }),
@@ -233,19 +240,21 @@ describe('ResumableStreams', () => {
     expect((await fetch(`${url}/chat/zz/stream`)).status).toBe(204);
   });
 
-  it('delete() aborts a running stream and ends its clients; clear() ends them all', () => {
+  it('delete() aborts a running stream and ends its clients; clear() ends them all', async () => {
     let tornDown = 0;
     const source$ = new Observable<ChatChunk>(() => () => tornDown++);
     const ended: string[] = [];
     const received: string[] = [];
-    streams.start('d1', source$).subscribe({
+    streams.start(key('d1'), source$).subscribe({
       next: (frame) => received.push(frame),
       complete: () => ended.push('d1'),
     });
-    streams.start('d2', source$).subscribe({ complete: () => ended.push('d2') });
+    streams.start(key('d2'), source$).subscribe({ complete: () => ended.push('d2') });
     expect(streams.size).toBe(2);
-    expect(streams.delete('d1')).toBe(true);
-    expect(streams.delete('d1')).toBe(false);
+    expect(await streams.delete({ owner: 'mallory', streamId: 'd1' })).toBe(false);
+    expect(ended).toEqual([]);
+    expect(await streams.delete(key('d1'))).toBe(true);
+    expect(await streams.delete(key('d1'))).toBe(false);
     expect(ended).toEqual(['d1']);
     expect(parseSse(received.join('')).events).toEqual([
       {
@@ -260,17 +269,21 @@ describe('ResumableStreams', () => {
     expect(streams.size).toBe(0);
   });
 
-  it('starting a stream under an id in use ends the previous one; maxStreams ends the oldest', () => {
+  it('starting a stream under an id in use ends the previous one; maxStreams ends the oldest', async () => {
     streams = new ResumableStreams({ maxStreams: 2 });
     let tornDown = 0;
     const source$ = new Observable<ChatChunk>(() => () => tornDown++);
-    streams.start('a', source$).subscribe();
-    streams.start('a', source$).subscribe();
+    streams.start(key('a'), source$).subscribe();
+    streams.start(key('a'), source$).subscribe();
     expect(tornDown).toBe(1);
-    streams.start('b', source$).subscribe();
-    streams.start('c', source$).subscribe();
+    streams.start(key('b'), source$).subscribe();
+    streams.start(key('c'), source$).subscribe();
     expect(tornDown).toBe(2);
-    expect(['a', 'b', 'c'].map((id) => streams.has(id))).toEqual([false, true, true]);
+    expect(await Promise.all(['a', 'b', 'c'].map((id) => streams.has(key(id))))).toEqual([
+      false,
+      true,
+      true,
+    ]);
   });
 
   it.each([
@@ -289,6 +302,6 @@ describe('ResumableStreams', () => {
   });
 
   it('rejects an empty stream id', () => {
-    expect(() => streams.start('', new Subject<ChatChunk>())).toThrow(InvalidOptionsError);
+    expect(() => streams.start(key(''), new Subject<ChatChunk>())).toThrow(InvalidOptionsError);
   });
 });

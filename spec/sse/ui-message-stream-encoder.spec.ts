@@ -6,18 +6,21 @@ import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessa
 import { concat, from, type Observable, of, throwError } from 'rxjs';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
 import { ChatClient } from '../../lib/client/chat-client';
-import { pipeToNodeResponse, toServerSentEvents } from '../../lib/sse';
+import { pipeToNodeResponse, toServerSentEvents, type SseErrorMessage } from '../../lib/sse';
 import { MockChatModel } from '../../lib/testing';
 import { tool } from '../../lib/tools/tool-fn';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import { close, framesText, listen, parseSse } from './support/sse-test-kit';
 
 /** Serves `next()`'s chunks as an ai-sdk-ui stream on every POST. */
-function uiServer(next: () => Observable<ChatChunk>): Server {
+function uiServer(
+  next: () => Observable<ChatChunk>,
+  errorMessage: SseErrorMessage = 'safe',
+): Server {
   return createServer((req, res) => {
     req.resume();
     req.on('end', () =>
-      pipeToNodeResponse(next(), res, { protocol: 'ai-sdk-ui', heartbeat: false }),
+      pipeToNodeResponse(next(), res, { protocol: 'ai-sdk-ui', heartbeat: false, errorMessage }),
     );
   });
 }
@@ -135,7 +138,7 @@ describe("the 'ai-sdk-ui' protocol", () => {
       { type: 'tool-call', id: 'call_2', name: 'broken', arguments: '{oops' },
       { type: 'finish', reason: 'tool-calls' },
     ];
-    server = uiServer(() => from(chunks));
+    server = uiServer(() => from(chunks), 'raw');
     const { chunks: ui, message, errors } = await chat(await listen(server));
     expect(errors).toEqual([]);
     expect(ui).toEqual([
@@ -252,11 +255,13 @@ describe("the 'ai-sdk-ui' protocol", () => {
         toolCallId: 'c2',
         state: 'output-error',
         input: { date: '2026-01-01' },
-        errorText: expect.stringContaining('database down'),
+        // errorMessage 'safe' (the default): the tool's error text stays on the server.
+        errorText: 'The tool failed.',
       }),
       { type: 'step-start' },
       { type: 'text', text: 'It is noon in Paris.', state: 'done' },
     ]);
+    expect(JSON.stringify(chunks)).not.toContain('database down');
     expect(model.calls).toBe(2);
   });
 
@@ -266,7 +271,7 @@ describe("the 'ai-sdk-ui' protocol", () => {
       { type: 'tool-result', id: 'c8', name: 'getTime', content: 'no such city', isError: true },
       { type: 'finish', reason: 'return-direct' },
     ];
-    server = uiServer(() => from(chunks));
+    server = uiServer(() => from(chunks), 'raw');
     const { chunks: ui, message, errors } = await chat(await listen(server));
     expect(errors).toEqual([]);
     expect(ui.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
@@ -314,7 +319,7 @@ describe("the 'ai-sdk-ui' protocol", () => {
       { type: 'text-delta', text: '{"ok":true}' },
       { type: 'finish', reason: 'stop' },
     ];
-    server = uiServer(() => from(chunks));
+    server = uiServer(() => from(chunks), 'raw');
     const { message, errors } = await chat(await listen(server));
     expect(errors).toEqual([]);
     expect(message.parts).toEqual([

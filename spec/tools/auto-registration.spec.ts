@@ -1,8 +1,8 @@
 import { concatMap, firstValueFrom, lastValueFrom, reduce, toArray } from 'rxjs';
-import type { Advisor } from '../../lib/advisor/advisor';
-import { advisor } from '../../lib/advisor/advisor-fn';
-import { Order } from '../../lib/advisor/order';
-import { AdvisorParams } from '../../lib/client/advisor-params';
+import type { Advisor } from '../../lib/advisor-api/advisor.js';
+import { advisor } from '../../lib/advisor-api/advisor.js';
+import { Order } from '../../lib/advisor-api/order.js';
+import { AdvisorParams } from '../../lib/advisor-api/advisor-params.js';
 import { ChatClient } from '../../lib/client/chat-client';
 import { ResponseAssembler } from '../../lib/core/response-assembler';
 import type { ChatRequest } from '../../lib/core/chat-request';
@@ -12,7 +12,7 @@ import { MockChatModel } from '../../lib/testing/mock-chat-model';
 import type { MockRound } from '../../lib/testing/mock-round';
 import { executeToolCalls } from '../../lib/tools/execute-tool-calls';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
-import type { ToolContributor } from '../../lib/tools/tool-contributor';
+import type { ToolContributor } from '../../lib/advisor-api/advisor-roles.js';
 import type { ToolLoopState } from '../../lib/tools/tool-loop-state';
 import { chunksOf, timeTool } from './support/fixtures';
 

@@ -6,7 +6,7 @@ import { ToolExecutionError } from '../../lib/errors/tool-execution-error';
 import { ToolNotFoundError } from '../../lib/errors/tool-not-found-error';
 import { MockChatModel } from '../../lib/testing/mock-chat-model';
 import type { MockToolCall } from '../../lib/testing/mock-round';
-import type { Tool } from '../../lib/tools/tool';
+import type { Tool } from '../../lib/core/tool.js';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import { tool } from '../../lib/tools/tool-fn';
 import { ToolRegistry } from '../../lib/tools/tool-registry';
@@ -53,7 +53,7 @@ describe('bad tool input: an error result the model sees, then the loop recovers
     expect(result.isError).toBe(true);
     expect(result.content).toBe(
       'The arguments for tool "getTime" do not match its parameters schema: ' +
-        '(root): must NOT have additional properties; /city: must be string. ' +
+        '/extra: is not allowed (additionalProperties is false); /city: must be string. ' +
         'Call the tool again with a JSON object that matches its parameters schema.',
     );
     expect(cities).toEqual([]);

@@ -1,6 +1,6 @@
 import { firstValueFrom } from 'rxjs';
-import { advisor } from '../../lib/advisor/advisor-fn';
-import { Order } from '../../lib/advisor/order';
+import { advisor } from '../../lib/advisor-api/advisor.js';
+import { Order } from '../../lib/advisor-api/order.js';
 import { ChatClient } from '../../lib/client/chat-client';
 import { InvalidOptionsError } from '../../lib/errors/invalid-options-error';
 import { MockChatModel } from '../../lib/testing/mock-chat-model';

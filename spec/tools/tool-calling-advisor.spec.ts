@@ -1,18 +1,18 @@
 import { EMPTY, firstValueFrom, lastValueFrom, Observable, tap, throwError } from 'rxjs';
-import type { Advisor } from '../../lib/advisor/advisor';
-import { advisor } from '../../lib/advisor/advisor-fn';
-import { ContextKeys } from '../../lib/advisor/context-keys';
-import { Order } from '../../lib/advisor/order';
+import type { Advisor } from '../../lib/advisor-api/advisor.js';
+import { advisor } from '../../lib/advisor-api/advisor.js';
+import { Order } from '../../lib/advisor-api/order.js';
 import { ChatClient } from '../../lib/client/chat-client';
 import type { ChatRequest } from '../../lib/core/chat-request';
 import type { ChatResponse } from '../../lib/core/chat-response';
 import type { Message, ToolMessage } from '../../lib/core/message';
+import { ToolLoopTranscript } from '../../lib/core/tool-loop-transcript';
 import { InvalidOptionsError } from '../../lib/errors/invalid-options-error';
 import { ProviderError } from '../../lib/errors/provider-error';
 import { ToolLoopLimitError } from '../../lib/errors/tool-loop-limit-error';
 import { MockChatModel } from '../../lib/testing/mock-chat-model';
 import type { MockRound } from '../../lib/testing/mock-round';
-import type { Tool, ToolContext } from '../../lib/tools/tool';
+import type { Tool, ToolContext } from '../../lib/core/tool.js';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import type { ToolCallingAdvisorOptions } from '../../lib/tools/tool-calling-advisor-options';
 import { tool } from '../../lib/tools/tool-fn';
@@ -458,20 +458,21 @@ describe('ToolCallingAdvisor', () => {
       expect(model.requests[2].messages.map((m) => m.role)).toEqual(['system', 'tool']);
     });
 
-    it('writes the messages it added to the context for advisors outside the loop', async () => {
-      let stored: unknown;
+    it('writes the messages it added to the transcript for advisors outside the loop', async () => {
+      let stored: (() => readonly Message[]) | undefined;
       const outside = advisor({
         name: 'memory-like',
         order: Order.CHAT_MEMORY,
         before: (request) => {
-          const context = request.context;
-          stored = () => context.get(ContextKeys.TOOL_LOOP_MESSAGES);
+          const transcript = ToolLoopTranscript.of(request.context);
+          const mark = transcript.mark();
+          stored = () => transcript.since(mark);
           return request;
         },
       });
       const model = MockChatModel.script([ASK_TIME, ASK_TIME, ANSWER]);
       await call(client(model, [timeTool()], new ToolCallingAdvisor(), outside));
-      const messages = (stored as () => Message[])();
+      const messages = stored?.() ?? [];
       expect(messages.map((m) => m.role)).toEqual(['assistant', 'tool', 'assistant', 'tool']);
       expect(messages[3]).toEqual({
         role: 'tool',

@@ -91,10 +91,7 @@ describe('tool()', () => {
     expect(failure.reason).toBe('invalid');
     expect(failure.toolName).toBe('getTime');
     expect(failure.arguments).toBe('{"days":0}');
-    expect(failure.issues).toEqual([
-      "(root): must have required property 'city'",
-      '/days: must be >= 1',
-    ]);
+    expect(failure.issues).toEqual(['/city: is required but missing', '/days: must be >= 1']);
     expect(failure.message).toContain('getTime');
   });
 

@@ -4,12 +4,22 @@ import type { ChatChunk } from '../../core/chat-chunk.js';
 import type { ChatModel } from '../../core/chat-model.js';
 import type { ChatOptions } from '../../core/chat-options.js';
 import type { ChatRequest } from '../../core/chat-request.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../../core/validate-options.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
-import { mergeOptions } from '../shared/merge-options.js';
-import { clientSecrets } from '../shared/redact-secrets.js';
-import { sdkEventStream } from '../shared/sdk-event-stream.js';
-import { translateStream } from '../shared/translate-stream.js';
-import { validateClient, validateName } from '../shared/validate-client.js';
+import {
+  clientSecrets,
+  DEFAULT_IDLE_TIMEOUT,
+  idleTimeoutRule,
+  mergeOptions,
+  sdkEventStream,
+  translateStream,
+  validateClient,
+} from '../kit/index.js';
 import { anthropicMessagesBody } from './anthropic-messages-request.js';
 import { AnthropicStreamTranslator } from './anthropic-stream-translator.js';
 
@@ -39,10 +49,35 @@ export interface AnthropicChatModelOptions {
   options?: ChatOptions;
   /** Reported as `ChatModel.provider` and in errors; default `'anthropic'`. */
   provider?: string;
+  /**
+   * Milliseconds a call may go without a stream event (before the first one, and between
+   * two; Anthropic's `ping` events count) before it fails with a retryable
+   * `ProviderIdleTimeoutError` and the HTTP request is aborted; `Infinity` turns it off.
+   * Default 120 000 (see `DEFAULT_IDLE_TIMEOUT` in `rx-advisors/provider-kit`).
+   */
+  idleTimeout?: number;
 }
 
-/** Used when neither the constructor nor the request sets `maxTokens`. */
-const DEFAULT_MAX_TOKENS = 4096;
+/** The defaults of {@link AnthropicChatModelOptions}; `maxTokens` is used when the request sets none. */
+const ANTHROPIC_CHAT_MODEL_DEFAULTS: Readonly<
+  Required<Pick<AnthropicChatModelOptions, 'maxTokens' | 'provider' | 'idleTimeout'>>
+> = {
+  maxTokens: 4096,
+  provider: 'anthropic',
+  idleTimeout: DEFAULT_IDLE_TIMEOUT,
+};
+
+const nonBlank = Rules.custom(
+  'a non-empty string',
+  (value) => typeof value === 'string' && value.trim() !== '',
+);
+
+const ANTHROPIC_CHAT_MODEL_RULES: OptionRules<AnthropicChatModelOptions> = {
+  model: nonBlank,
+  provider: nonBlank,
+  maxTokens: Rules.integer(1),
+  idleTimeout: idleTimeoutRule,
+};
 
 /**
  * A `ChatModel` over the official `@anthropic-ai/sdk` Messages streaming API: text,
@@ -70,6 +105,7 @@ export class AnthropicChatModel implements ChatModel {
   private readonly model: string;
   private readonly maxTokens: number;
   private readonly defaults: ChatOptions | undefined;
+  private readonly idleTimeout: number;
   private readonly secrets: string[];
 
   /** @param options The client, the model name and `maxTokens`; see {@link AnthropicChatModelOptions}. */
@@ -80,22 +116,24 @@ export class AnthropicChatModel implements ChatModel {
       ['messages', 'create'],
       "an Anthropic client: new Anthropic({ apiKey }) from the '@anthropic-ai/sdk' package",
     );
-    validateName('model', given.model);
-    if (given.provider !== undefined) validateName('provider', given.provider);
-    const maxTokens = given.maxTokens ?? DEFAULT_MAX_TOKENS;
-    if (!Number.isInteger(maxTokens) || maxTokens < 1) {
+    const settings = withDefaults(
+      ANTHROPIC_CHAT_MODEL_DEFAULTS,
+      validateOptions(options, ANTHROPIC_CHAT_MODEL_RULES),
+    );
+    if (settings.model === undefined) {
       throw new InvalidOptionsError({
-        option: 'maxTokens',
-        value: maxTokens,
-        expected: 'a positive integer',
+        option: 'model',
+        value: undefined,
+        expected: "a model name such as 'claude-sonnet-4-5'",
       });
     }
-    this.client = options.client;
-    this.model = options.model;
-    this.maxTokens = maxTokens;
-    this.provider = given.provider ?? 'anthropic';
-    this.defaults = given.options;
-    this.secrets = clientSecrets(options.client);
+    this.client = settings.client;
+    this.model = settings.model;
+    this.maxTokens = settings.maxTokens;
+    this.provider = settings.provider;
+    this.defaults = settings.options;
+    this.idleTimeout = settings.idleTimeout;
+    this.secrets = clientSecrets(settings.client);
   }
 
   /**
@@ -116,6 +154,7 @@ export class AnthropicChatModel implements ChatModel {
       ),
       createTranslator: () => new AnthropicStreamTranslator(),
       errors: { provider: this.provider, secrets: this.secrets },
+      idleTimeout: this.idleTimeout,
     });
   }
 }

@@ -1,8 +1,12 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { FinishReason } from '../../core/chat-chunk.js';
 import type { Usage } from '../../core/usage.js';
-import type { ChunkSink, StreamTranslator } from '../shared/chunk-sink.js';
-import { StreamEventError } from '../shared/stream-event-error.js';
+import {
+  readStreamIndex,
+  StreamEventError,
+  type ChunkSink,
+  type StreamTranslator,
+} from '../kit/index.js';
 
 type RawMessageStreamEvent = Anthropic.RawMessageStreamEvent;
 
@@ -28,6 +32,8 @@ interface TokenCounts {
  * signature (or the redacted block's data); `tool_use` blocks as `tool-call-delta` chunks
  * from `input_json_delta` and a `tool-call` at `content_block_stop`; at the end one
  * `usage` (message_start counts updated by message_delta's cumulative ones) and a finish.
+ * A content block's index is a `Map` key and must be a non-negative integer (else a
+ * `ProviderProtocolError`).
  * @internal
  */
 export class AnthropicStreamTranslator implements StreamTranslator<RawMessageStreamEvent> {
@@ -56,7 +62,7 @@ export class AnthropicStreamTranslator implements StreamTranslator<RawMessageStr
         this.blockDelta(event, sink);
         return;
       case 'content_block_stop':
-        this.blockStop(event.index, sink);
+        this.blockStop(blockIndex(event), sink);
         return;
       case 'message_stop':
         this.stopped = true;
@@ -85,17 +91,18 @@ export class AnthropicStreamTranslator implements StreamTranslator<RawMessageStr
 
   private blockStart(event: Anthropic.RawContentBlockStartEvent, sink: ChunkSink): void {
     const block = event.content_block;
+    const index = blockIndex(event);
     switch (block.type) {
       case 'text':
-        this.blocks.set(event.index, { kind: 'other' });
+        this.blocks.set(index, { kind: 'other' });
         if (block.text !== '') sink.next({ type: 'text-delta', text: block.text });
         return;
       case 'thinking':
-        this.blocks.set(event.index, { kind: 'thinking', text: '', signature: block.signature });
-        if (block.thinking !== '') this.thinkingDelta(event.index, block.thinking, sink);
+        this.blocks.set(index, { kind: 'thinking', text: '', signature: block.signature });
+        if (block.thinking !== '') this.thinkingDelta(index, block.thinking, sink);
         return;
       case 'redacted_thinking':
-        this.blocks.set(event.index, { kind: 'redacted', data: block.data });
+        this.blocks.set(index, { kind: 'redacted', data: block.data });
         return;
       case 'tool_use': {
         const tool = {
@@ -105,7 +112,7 @@ export class AnthropicStreamTranslator implements StreamTranslator<RawMessageStr
           name: block.name,
           arguments: '',
         };
-        this.blocks.set(event.index, tool);
+        this.blocks.set(index, tool);
         sink.next({
           type: 'tool-call-delta',
           index: tool.index,
@@ -117,26 +124,27 @@ export class AnthropicStreamTranslator implements StreamTranslator<RawMessageStr
       }
       default:
         // Server tool blocks (web search…) are run by Anthropic, not by the tool loop.
-        this.blocks.set(event.index, { kind: 'other' });
+        this.blocks.set(index, { kind: 'other' });
     }
   }
 
   private blockDelta(event: Anthropic.RawContentBlockDeltaEvent, sink: ChunkSink): void {
     const delta = event.delta;
+    const index = blockIndex(event);
     switch (delta.type) {
       case 'text_delta':
         if (delta.text !== '') sink.next({ type: 'text-delta', text: delta.text });
         return;
       case 'thinking_delta':
-        this.thinkingDelta(event.index, delta.thinking, sink);
+        this.thinkingDelta(index, delta.thinking, sink);
         return;
       case 'signature_delta': {
-        const block = this.blocks.get(event.index);
+        const block = this.blocks.get(index);
         if (block?.kind === 'thinking') block.signature += delta.signature;
         return;
       }
       case 'input_json_delta': {
-        const block = this.blocks.get(event.index);
+        const block = this.blocks.get(index);
         if (block?.kind !== 'tool' || delta.partial_json === '') return;
         block.arguments += delta.partial_json;
         sink.next({
@@ -220,6 +228,11 @@ export class AnthropicStreamTranslator implements StreamTranslator<RawMessageStr
     if (thinking !== undefined) usage.reasoningTokens = thinking;
     return usage;
   }
+}
+
+/** The event's content block index, checked: it is a key of the open blocks. */
+function blockIndex(event: { type: string; index: unknown }): number {
+  return readStreamIndex(event.index, `${event.type}.index`);
 }
 
 function toFinishReason(reason: string | null): FinishReason {

@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import type { FinishReason } from '../../core/chat-chunk.js';
 import type { Usage } from '../../core/usage.js';
-import type { ChunkSink, StreamTranslator } from '../shared/chunk-sink.js';
+import { readStreamIndex, type ChunkSink, type StreamTranslator } from '../kit/index.js';
 
 type ChatCompletionChunk = OpenAI.ChatCompletionChunk;
 
@@ -32,12 +32,14 @@ interface PendingToolCall {
  * Translates one Chat Completions stream into chunks: text, reasoning (`reasoning_content`
  * from compatible servers), tool-call fragments by index then complete `tool-call` chunks
  * when the choice finishes, refusals as text, and at the end one `usage` and one `finish`.
- * Only choice 0 is read (`n > 1` is not supported).
+ * Only choice 0 is read (`n > 1` is not supported). A tool-call index is a key, not an
+ * array position, and must be a non-negative integer (else a `ProviderProtocolError`).
  * @internal
  */
 export class ChatCompletionsTranslator implements StreamTranslator<ChatCompletionChunk> {
   private metadataSent = false;
-  private readonly calls: PendingToolCall[] = [];
+  /** By the stream's index: a key, so a hostile index (1e8) costs one entry, not a sparse array. */
+  private readonly calls = new Map<number, PendingToolCall>();
   private callsEmitted = false;
   private finishReason: string | null = null;
   private refused = false;
@@ -93,14 +95,18 @@ export class ChatCompletionsTranslator implements StreamTranslator<ChatCompletio
     position: number,
     sink: ChunkSink,
   ): void {
-    const index = typeof fragment.index === 'number' ? fragment.index : position;
+    // Some compatible servers send no index; their fragments come in position order.
+    const index =
+      fragment.index === undefined || fragment.index === null
+        ? position
+        : readStreamIndex(fragment.index, `choices[0].delta.tool_calls[${position}].index`);
     const name = fragment.function?.name;
     const args = fragment.function?.arguments ?? '';
-    const call = this.calls[index];
+    const call = this.calls.get(index);
     if (call === undefined) {
       // Some compatible servers send no id; the tool result still needs one to answer.
       const id = fragment.id || `call_${index}`;
-      this.calls[index] = { id, name: name ?? '', arguments: args };
+      this.calls.set(index, { id, name: name ?? '', arguments: args });
       sink.next(
         name
           ? { type: 'tool-call-delta', index, id, name, argumentsDelta: args }
@@ -121,9 +127,9 @@ export class ChatCompletionsTranslator implements StreamTranslator<ChatCompletio
   private emitToolCalls(sink: ChunkSink): void {
     if (this.callsEmitted) return;
     this.callsEmitted = true;
-    for (const call of this.calls) {
-      // Sparse indexes are possible in theory; skip the holes.
-      if (call === undefined) continue;
+    // In index order, as the API numbers them (a server may interleave their first fragments).
+    const ordered = [...this.calls].sort(([a], [b]) => a - b);
+    for (const [, call] of ordered) {
       sink.next({
         type: 'tool-call',
         id: call.id,
@@ -138,7 +144,7 @@ export class ChatCompletionsTranslator implements StreamTranslator<ChatCompletio
       case 'stop':
         if (this.refused) return 'content-filter';
         // Some compatible servers (older Ollama, vLLM) report 'stop' after tool calls.
-        return this.calls.length > 0 ? 'tool-calls' : 'stop';
+        return this.calls.size > 0 ? 'tool-calls' : 'stop';
       case 'length':
         return 'length';
       case 'tool_calls':

@@ -1,7 +1,4 @@
 // rx-advisors/openai: a ChatModel over the official `openai` SDK (Chat Completions,
 // OpenAI-compatible servers, Responses API). The SDK is an optional peer dependency.
-export {
-  OpenAiChatModel,
-  type OpenAiApi,
-  type OpenAiChatModelOptions,
-} from './openai-chat-model.js';
+export { OpenAiChatModel } from './openai-chat-model.js';
+export type { OpenAiApi, OpenAiChatModelOptions } from './openai-chat-model-options.js';

@@ -4,89 +4,25 @@ import type { ChatChunk } from '../../core/chat-chunk.js';
 import type { ChatModel } from '../../core/chat-model.js';
 import type { ChatOptions } from '../../core/chat-options.js';
 import type { ChatRequest } from '../../core/chat-request.js';
+import { validateOptions, withDefaults } from '../../core/validate-options.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
-import { mergeOptions } from '../shared/merge-options.js';
-import { clientSecrets } from '../shared/redact-secrets.js';
-import { sdkEventStream } from '../shared/sdk-event-stream.js';
-import { translateStream } from '../shared/translate-stream.js';
-import { validateClient, validateName } from '../shared/validate-client.js';
+import {
+  clientSecrets,
+  mergeOptions,
+  sdkEventStream,
+  translateStream,
+  validateClient,
+} from '../kit/index.js';
 import { chatCompletionsBody } from './chat-completions-request.js';
 import { ChatCompletionsTranslator } from './chat-completions-translator.js';
+import {
+  OPENAI_CHAT_MODEL_DEFAULTS,
+  OPENAI_CHAT_MODEL_RULES,
+  type OpenAiApi,
+  type OpenAiChatModelOptions,
+} from './openai-chat-model-options.js';
 import { responsesBody } from './responses-request.js';
 import { ResponsesTranslator } from './responses-translator.js';
-
-/**
- * Which OpenAI API the model streams from: `'chat'` (Chat Completions) or `'responses'`.
- * @example
- * ```ts
- * import type { OpenAiApi } from 'rx-advisors/openai';
- * const api: OpenAiApi = 'responses';
- * ```
- */
-export type OpenAiApi = 'chat' | 'responses';
-
-/**
- * Options of {@link OpenAiChatModel}.
- * @example
- * ```ts
- * import OpenAI from 'openai';
- * import type { OpenAiChatModelOptions } from 'rx-advisors/openai';
- *
- * const options: OpenAiChatModelOptions = {
- *   client: new OpenAI({ maxRetries: 3 }),
- *   model: 'gpt-4o-mini',
- *   api: 'chat',
- *   options: { temperature: 0 },
- * };
- * ```
- */
-export interface OpenAiChatModelOptions {
-  /** The `openai` client you constructed (key, `baseURL`, retries, proxy are yours). */
-  client: OpenAI;
-  /** The model name, e.g. `'gpt-4o-mini'`; a request's `options.model` overrides it. */
-  model: string;
-  /** `'chat'` (Chat Completions, default; also every OpenAI-compatible server) or `'responses'`. */
-  api?: OpenAiApi;
-  /** Default options of every call; the request's options win field by field. */
-  options?: ChatOptions;
-  /** Reported as `ChatModel.provider` and in errors; default `'openai'`. */
-  provider?: string;
-  /**
-   * Where Chat Completions sends `maxTokens`: `'max_completion_tokens'` (default, what
-   * OpenAI wants and reasoning models require) or `'max_tokens'` (older compatible servers).
-   */
-  maxTokensField?: 'max_completion_tokens' | 'max_tokens';
-  /**
-   * Ask Chat Completions for usage (`stream_options.include_usage`); default `true`. Turn
-   * it off only for a compatible server that rejects the field.
-   */
-  includeUsage?: boolean;
-  /**
-   * Responses API only: ask for each reasoning item's encrypted content
-   * (`include: ['reasoning.encrypted_content']`), so that the tool loop can send the
-   * reasoning back without server-side state. `true` always, `false` never; by default
-   * only when the call sends `store: false` or a `reasoning` configuration (through
-   * `options.extra`), because models without reasoning (gpt-4o, gpt-4.1) reject the field.
-   *
-   * @example
-   * ```ts
-   * import OpenAI from 'openai';
-   * import { OpenAiChatModel } from 'rx-advisors/openai';
-   *
-   * // Zero data retention: nothing is stored, reasoning goes back encrypted.
-   * const model = new OpenAiChatModel({
-   *   client: new OpenAI(),
-   *   model: 'gpt-5.1',
-   *   api: 'responses',
-   *   includeEncryptedReasoning: true,
-   *   options: { extra: { store: false } },
-   * });
-   * ```
-   */
-  includeEncryptedReasoning?: boolean;
-}
-
-const APIS: readonly OpenAiApi[] = ['chat', 'responses'];
 
 /**
  * A `ChatModel` over the official `openai` SDK: Chat Completions streaming (and any
@@ -121,51 +57,35 @@ export class OpenAiChatModel implements ChatModel {
   private readonly maxTokensField: 'max_completion_tokens' | 'max_tokens';
   private readonly includeUsage: boolean;
   private readonly includeEncryptedReasoning: boolean | undefined;
+  private readonly idleTimeout: number;
   private readonly secrets: string[];
 
   /** @param options The client, the model name and the API; see {@link OpenAiChatModelOptions}. */
   constructor(options: OpenAiChatModelOptions) {
-    const given = (options ?? {}) as Partial<OpenAiChatModelOptions>;
-    const api = given.api ?? 'chat';
-    if (!APIS.includes(api)) {
-      throw new InvalidOptionsError({
-        option: 'api',
-        value: api,
-        expected: "'chat' or 'responses'",
-      });
-    }
+    const given = validateOptions(options, OPENAI_CHAT_MODEL_RULES);
+    const settings = withDefaults(OPENAI_CHAT_MODEL_DEFAULTS, given);
     validateClient(
-      given.client,
-      api === 'chat' ? ['chat', 'completions', 'create'] : ['responses', 'create'],
+      settings.client,
+      settings.api === 'chat' ? ['chat', 'completions', 'create'] : ['responses', 'create'],
       "an OpenAI client: new OpenAI({ apiKey }) from the 'openai' package",
     );
-    validateName('model', given.model);
-    if (given.provider !== undefined) validateName('provider', given.provider);
-    const field = given.maxTokensField ?? 'max_completion_tokens';
-    if (field !== 'max_completion_tokens' && field !== 'max_tokens') {
+    if (settings.model === undefined) {
       throw new InvalidOptionsError({
-        option: 'maxTokensField',
-        value: field,
-        expected: "'max_completion_tokens' or 'max_tokens'",
+        option: 'model',
+        value: undefined,
+        expected: "a model name such as 'gpt-4o-mini'",
       });
     }
-    const encrypted = given.includeEncryptedReasoning;
-    if (encrypted !== undefined && typeof encrypted !== 'boolean') {
-      throw new InvalidOptionsError({
-        option: 'includeEncryptedReasoning',
-        value: encrypted,
-        expected: 'true, false or undefined (the default: only with store: false or reasoning)',
-      });
-    }
-    this.client = options.client;
-    this.model = options.model;
-    this.api = api;
-    this.provider = given.provider ?? 'openai';
-    this.defaults = given.options;
-    this.maxTokensField = field;
-    this.includeUsage = given.includeUsage ?? true;
-    this.includeEncryptedReasoning = encrypted;
-    this.secrets = clientSecrets(options.client);
+    this.client = settings.client;
+    this.model = settings.model;
+    this.api = settings.api;
+    this.provider = settings.provider;
+    this.defaults = settings.options;
+    this.maxTokensField = settings.maxTokensField;
+    this.includeUsage = settings.includeUsage;
+    this.includeEncryptedReasoning = given.includeEncryptedReasoning;
+    this.idleTimeout = settings.idleTimeout;
+    this.secrets = clientSecrets(settings.client);
   }
 
   /**
@@ -175,6 +95,7 @@ export class OpenAiChatModel implements ChatModel {
    */
   stream(request: ChatRequest): Observable<ChatChunk> {
     const errors = { provider: this.provider, secrets: this.secrets };
+    const idleTimeout = this.idleTimeout;
     if (this.api === 'responses') {
       return translateStream({
         events$: sdkEventStream((signal) =>
@@ -188,6 +109,7 @@ export class OpenAiChatModel implements ChatModel {
         ),
         createTranslator: () => new ResponsesTranslator(),
         errors,
+        idleTimeout,
       });
     }
     return translateStream({
@@ -203,6 +125,7 @@ export class OpenAiChatModel implements ChatModel {
       ),
       createTranslator: () => new ChatCompletionsTranslator(),
       errors,
+      idleTimeout,
     });
   }
 }

@@ -1,8 +1,12 @@
 import type OpenAI from 'openai';
 import type { FinishReason, ReasoningChunk } from '../../core/chat-chunk.js';
 import type { Usage } from '../../core/usage.js';
-import type { ChunkSink, StreamTranslator } from '../shared/chunk-sink.js';
-import { StreamEventError } from '../shared/stream-event-error.js';
+import {
+  readStreamIndex,
+  StreamEventError,
+  type ChunkSink,
+  type StreamTranslator,
+} from '../kit/index.js';
 
 type ResponseStreamEvent = OpenAI.Responses.ResponseStreamEvent;
 type ResponseUsage = OpenAI.Responses.ResponseUsage;
@@ -19,7 +23,8 @@ interface PendingCall {
  * argument deltas, `tool-call` when the item is done), one `reasoning` chunk per reasoning
  * item when it is done (its `id`, its summary as `text`, and `encryptedContent` when the call
  * asked for `reasoning.encrypted_content`), then the usage of `response.completed` and a
- * finish. `error` and `response.failed` become a ProviderError.
+ * finish. `error` and `response.failed` become a ProviderError. An `output_index` is a
+ * `Map` key and must be a non-negative integer (else a `ProviderProtocolError`).
  * @internal
  */
 export class ResponsesTranslator implements StreamTranslator<ResponseStreamEvent> {
@@ -57,7 +62,7 @@ export class ResponsesTranslator implements StreamTranslator<ResponseStreamEvent
       case 'response.output_item.added':
         if (event.item.type === 'function_call') {
           const call = { index: this.callCount++, id: event.item.call_id, name: event.item.name };
-          this.calls.set(event.output_index, call);
+          this.calls.set(readStreamIndex(event.output_index, `${event.type}.output_index`), call);
           sink.next({
             type: 'tool-call-delta',
             index: call.index,
@@ -70,7 +75,9 @@ export class ResponsesTranslator implements StreamTranslator<ResponseStreamEvent
         }
         return;
       case 'response.function_call_arguments.delta': {
-        const call = this.calls.get(event.output_index);
+        const call = this.calls.get(
+          readStreamIndex(event.output_index, `${event.type}.output_index`),
+        );
         if (call !== undefined && event.delta !== '') {
           sink.next({ type: 'tool-call-delta', index: call.index, argumentsDelta: event.delta });
         }

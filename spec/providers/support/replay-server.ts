@@ -34,10 +34,15 @@ export type Reply =
       splitAt?: number;
       /** Destroy the socket after this many bytes have been written (a dropped connection). */
       dropAfterBytes?: number;
-      /** Keep the connection open after writing the body (for unsubscribe tests). */
+      /**
+       * Keep the connection open after writing the body (for unsubscribe and stall tests);
+       * with an empty body, the headers alone are sent.
+       */
       hold?: boolean;
     }
   | { kind: 'json'; status: number; json: unknown; headers?: Record<string, string> }
+  /** A JSON error body built from the request (a server that echoes what it received). */
+  | { kind: 'echo'; status: number; json: (request: RecordedRequest) => unknown }
   /** Never answer (not even headers) until the client gives up. */
   | { kind: 'stall' };
 
@@ -90,7 +95,7 @@ export async function startReplayServer(): Promise<ReplayServer> {
         res.end(JSON.stringify({ error: { message: 'replay server: no reply queued' } }));
         return;
       }
-      answer(reply, res, onClientClose);
+      answer(reply, requests[requests.length - 1], res, onClientClose);
     });
   });
   server.on('connection', (socket) => {
@@ -114,7 +119,12 @@ export async function startReplayServer(): Promise<ReplayServer> {
   };
 }
 
-function answer(reply: Reply, res: ServerResponse, onClientClose: () => void): void {
+function answer(
+  reply: Reply,
+  request: RecordedRequest,
+  res: ServerResponse,
+  onClientClose: () => void,
+): void {
   if (reply.kind === 'stall') {
     res.on('close', onClientClose);
     return;
@@ -122,6 +132,11 @@ function answer(reply: Reply, res: ServerResponse, onClientClose: () => void): v
   if (reply.kind === 'json') {
     res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
     res.end(JSON.stringify(reply.json));
+    return;
+  }
+  if (reply.kind === 'echo') {
+    res.writeHead(reply.status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(reply.json(request)));
     return;
   }
   res.writeHead(200, {
@@ -141,6 +156,8 @@ function answer(reply: Reply, res: ServerResponse, onClientClose: () => void): v
     return;
   }
   for (const piece of parts) res.write(piece);
+  // With an empty body nothing is written: send the headers anyway (a stall after them).
+  if (parts.length === 0) res.flushHeaders();
   if (reply.hold === true) {
     // The response never ends; the client closing the connection is what a test waits for.
     res.on('close', onClientClose);

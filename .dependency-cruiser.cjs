@@ -1,0 +1,84 @@
+// @ts-check
+/**
+ * The layers of lib/, enforced by `npm run lint` (docs/architecture.md draws them).
+ * Each folder may import only the folders listed for it; type-only imports count; no cycles.
+ */
+
+/** Folder of lib/ → the folders of lib/ it may import (besides itself). */
+const LAYERS = {
+  errors: [],
+  core: ['errors'],
+  schema: ['core', 'errors'],
+  'advisor-api': ['core', 'errors'],
+  tools: ['advisor-api', 'schema', 'core', 'errors'],
+  output: ['advisor-api', 'schema', 'core', 'errors'],
+  memory: ['advisor-api', 'core', 'errors'],
+  client: ['tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
+  advisor: ['client', 'tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
+  providers: ['schema', 'core', 'errors'],
+  sse: ['core', 'errors'],
+  testing: ['core', 'errors'],
+};
+
+const folders = Object.keys(LAYERS);
+const alternation = (names) => names.map((name) => name.replace(/[-]/g, '\\-')).join('|');
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    ...folders.map((folder) => ({
+      name: `layer-${folder}`,
+      comment: `lib/${folder}/ may import only ${LAYERS[folder].length === 0 ? 'itself' : LAYERS[folder].map((f) => `lib/${f}/`).join(', ')} (see docs/architecture.md).`,
+      severity: 'error',
+      from: { path: `^lib/${folder}/` },
+      to: { path: '^lib/', pathNot: `^lib/(${alternation([folder, ...LAYERS[folder]])})/` },
+    })),
+    {
+      name: 'layer-unknown-folder',
+      comment:
+        'Every folder of lib/ has a place in the layers: add it to LAYERS in .dependency-cruiser.cjs and to docs/architecture.md.',
+      severity: 'error',
+      from: { path: '^lib/[^/]+/', pathNot: `^lib/(${alternation(folders)})/` },
+      to: {},
+    },
+    {
+      name: 'providers-independent',
+      comment:
+        'A provider imports its own folder and the provider kit through its index (the public rx-advisors/provider-kit), never another provider or a kit file.',
+      severity: 'error',
+      from: { path: '^lib/providers/([^/]+)/', pathNot: '^lib/providers/kit/' },
+      to: { path: '^lib/providers/', pathNot: '^lib/providers/($1/|kit/index[.]ts$)' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import cycles, type-only imports included.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-unresolvable',
+      comment: 'Every relative import of lib/ resolves to a file.',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'no-entry-imports-inside-lib',
+      comment:
+        'Code in lib/ imports files, not the entry points (lib/index.ts and the subpath index files).',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: '^lib/index\\.ts$' },
+      to: { path: '^lib/index\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^lib/.*\\.d\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
+  },
+};

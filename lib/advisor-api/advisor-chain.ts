@@ -1,0 +1,101 @@
+import { defer, type Observable } from 'rxjs';
+import type { ChatChunk } from '../core/chat-chunk.js';
+import type { ChatModel } from '../core/chat-model.js';
+import type { ChatRequest } from '../core/chat-request.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import type { Advisor, AdvisorChain } from './advisor.js';
+
+/** Options of {@link createAdvisorChain}. */
+export interface CreateAdvisorChainOptions {
+  /** The advisors, in registration order; they are sorted by `order`, ties keep this order. */
+  advisors: readonly Advisor[];
+  /** The model at the end of the chain. */
+  model: ChatModel;
+}
+
+/**
+ * Builds an immutable chain over `advisors` (stable-sorted by order) ending with `model`.
+ * The model is always last: no order puts an advisor behind it.
+ *
+ * @example
+ * ```ts
+ * import { ChatRequest, createAdvisorChain, LoggerAdvisor } from 'rx-advisors';
+ *
+ * const chain = createAdvisorChain({ advisors: [new LoggerAdvisor()], model });
+ * chain.next(ChatRequest.create({ messages: [{ role: 'user', content: 'Hi' }] })).subscribe();
+ * ```
+ * @param options The advisors and the model.
+ * @returns The chain at its first advisor.
+ */
+export function createAdvisorChain(options: CreateAdvisorChainOptions): AdvisorChain {
+  const { advisors, model } = options;
+  for (const advisor of advisors) validateAdvisor(advisor);
+  return new ChainLink(sortAdvisors(advisors), 0, model);
+}
+
+/**
+ * Sorts advisors by `order`; equal orders keep their registration order.
+ * @param advisors Advisors in registration order.
+ * @returns A new, sorted array.
+ * @example
+ * ```ts partial
+ * import { sortAdvisors } from 'rx-advisors';
+ * sortAdvisors([b, a]).map((x) => x.name);
+ * ```
+ */
+export function sortAdvisors(advisors: readonly Advisor[]): readonly Advisor[] {
+  // Array.prototype.sort is stable since ES2019.
+  return [...advisors].sort((a, b) => a.order - b.order);
+}
+
+class ChainLink implements AdvisorChain {
+  private nextLink: ChainLink | undefined;
+
+  constructor(
+    readonly advisors: readonly Advisor[],
+    private readonly index: number,
+    private readonly model: ChatModel,
+  ) {}
+
+  next(request: ChatRequest): Observable<ChatChunk> {
+    return defer(() => {
+      const advisor = this.advisors[this.index];
+      if (advisor === undefined) return this.model.stream(request);
+      return advisor.advise(request, this.following());
+    });
+  }
+
+  copy(after: Advisor): AdvisorChain {
+    const position = this.advisors.indexOf(after);
+    if (position === -1) {
+      throw new InvalidOptionsError({
+        option: 'after',
+        value: after.name,
+        expected: `an advisor of this chain (${this.advisors.map((a) => a.name).join(', ') || 'none'})`,
+      });
+    }
+    return new ChainLink(this.advisors, position + 1, this.model);
+  }
+
+  private following(): ChainLink {
+    // Links are created once per chain and reused by every round of a recursive advisor.
+    return (this.nextLink ??= new ChainLink(this.advisors, this.index + 1, this.model));
+  }
+}
+
+function validateAdvisor(advisor: Advisor): void {
+  if (typeof advisor?.advise !== 'function') {
+    throw new InvalidOptionsError({
+      option: 'advisors',
+      value: advisor,
+      expected: 'objects with an advise() method',
+    });
+  }
+  if (typeof advisor.order !== 'number' || Number.isNaN(advisor.order)) {
+    throw new InvalidOptionsError({
+      option: `${advisor.name}.order`,
+      value: advisor.order,
+      expected: 'a number (see Order; lower runs first)',
+    });
+  }
+}

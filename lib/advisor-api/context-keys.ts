@@ -1,0 +1,17 @@
+/**
+ * Keys under which advisors share data through the call's `request.context`.
+ *
+ * @example
+ * ```ts partial
+ * import { ContextKeys } from 'rx-advisors';
+ * const transcript = request.context.get(ContextKeys.TOOL_LOOP_MESSAGES); // a ToolLoopTranscript
+ * ```
+ */
+export const ContextKeys = {
+  /**
+   * The call's `ToolLoopTranscript`: the assistant tool-call messages and tool results the
+   * tool loop added, for advisors outside the loop (memory, validation, evaluation). Read
+   * it with `ToolLoopTranscript.of(request.context)`, `mark()` and `since(mark)`.
+   */
+  TOOL_LOOP_MESSAGES: 'rx-advisors.tool-loop.messages',
+} as const;

@@ -1,0 +1,40 @@
+const HIGHEST_PRECEDENCE = -2147483648;
+const LOWEST_PRECEDENCE = 2147483647;
+
+/**
+ * Advisor order constants, with Spring's `Ordered` semantics: lower runs first
+ * (outermost on the way in, last on the way out). Every built-in advisor's default order
+ * is one of these, so the whole default chain reads top to bottom:
+ *
+ * ```
+ * SAFE_GUARD (+100) → CHAT_MEMORY (+200) → EVALUATION (+240) → STRUCTURED_OUTPUT (+250)
+ *   → TOOL_CALLING (+300) → DEFAULT (0: logger, advisor()) → RETRY (LOWEST - 1000) → model
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { advisor, Order } from 'rx-advisors';
+ * const outermost = advisor({ name: 'audit', order: Order.HIGHEST_PRECEDENCE });
+ * const insideTheLoop = advisor({ name: 'audit-rounds', order: Order.TOOL_CALLING + 10 });
+ * ```
+ */
+export const Order = {
+  /** The outermost position: -2147483648. */
+  HIGHEST_PRECEDENCE,
+  /** The innermost position, still before the model: 2147483647. */
+  LOWEST_PRECEDENCE,
+  /** Default order of `SafeGuardAdvisor`: `HIGHEST_PRECEDENCE + 100`, outermost, before memory. */
+  SAFE_GUARD: HIGHEST_PRECEDENCE + 100,
+  /** Default order of the chat memory advisors: `HIGHEST_PRECEDENCE + 200`. */
+  CHAT_MEMORY: HIGHEST_PRECEDENCE + 200,
+  /** Default order of `EvaluationAdvisor`: `HIGHEST_PRECEDENCE + 240`, outside structured output. */
+  EVALUATION: HIGHEST_PRECEDENCE + 240,
+  /** Default order of the structured output validation advisor: `HIGHEST_PRECEDENCE + 250`. */
+  STRUCTURED_OUTPUT: HIGHEST_PRECEDENCE + 250,
+  /** Default order of the tool calling advisor: `HIGHEST_PRECEDENCE + 300`. */
+  TOOL_CALLING: HIGHEST_PRECEDENCE + 300,
+  /** Default order of advisors without an explicit order: 0 (inside the tool loop). */
+  DEFAULT: 0,
+  /** Default order of `RetryAdvisor`: `LOWEST_PRECEDENCE - 1000`, next to the model, inside the loop. */
+  RETRY: LOWEST_PRECEDENCE - 1000,
+} as const;

@@ -1,0 +1,63 @@
+import type { Observable } from 'rxjs';
+import type { ToolDefinition } from './tool-definition.js';
+
+/**
+ * What a running tool receives besides its arguments.
+ *
+ * @example
+ * ```ts
+ * import { tool } from 'rx-advisors';
+ * const whoAmI = tool({
+ *   name: 'whoAmI',
+ *   description: 'The current user id',
+ *   parameters: { type: 'object', properties: {} },
+ *   execute: (_args, { values }) => String(values['userId']),
+ * });
+ * ```
+ */
+export interface ToolContext {
+  /** The call's `toolContext()` values. */
+  readonly values: Readonly<Record<string, unknown>>;
+  /** Fires when the call is unsubscribed or the tool times out. */
+  readonly signal: AbortSignal;
+  /** The id of the tool call being answered. */
+  readonly toolCallId: string;
+  /** The loop round (model call) that asked for this tool, counting from 1. */
+  readonly round: number;
+}
+
+/** What `execute` may return: a value, a Promise or an Observable (its last value counts). */
+export type ToolOutput<TResult> = TResult | Promise<TResult> | Observable<TResult>;
+
+/**
+ * A tool the model can call: its definition plus how to run it. Create one with `tool()`.
+ *
+ * @example
+ * ```ts
+ * import { tool } from 'rx-advisors';
+ * const getTime = tool({
+ *   name: 'getTime',
+ *   description: 'The current time in a city',
+ *   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } as const,
+ *   execute: ({ city }) => `12:00 in ${city}`,
+ * });
+ * ```
+ */
+export interface Tool<TArgs = unknown, TResult = unknown> extends ToolDefinition {
+  /** When every tool of a round is return-direct, the loop ends with their results as the answer. */
+  readonly returnDirect: boolean;
+  /**
+   * Parses and validates the raw JSON arguments text; throws a `ToolArgumentsError`
+   * when they are malformed or violate the schema.
+   */
+  parseArguments(text: string): TArgs;
+  /** Runs the tool on validated arguments. */
+  execute(args: TArgs, context: ToolContext): ToolOutput<TResult>;
+  /** Turns the tool's result into the text the model sees. */
+  convertResult(result: TResult): string;
+  /**
+   * Milliseconds (RxJS time) the tool may run before it is cancelled with a
+   * `ToolTimeoutError`; `undefined` falls back to the loop's `toolTimeout`.
+   */
+  readonly timeout?: number | undefined;
+}

@@ -1,0 +1,232 @@
+import { concat, defer, from, ignoreElements, isObservable, map, of, type Observable } from 'rxjs';
+import type { AdvisorChain } from '../advisor-api/advisor.js';
+import { expandRounds } from '../core/expand-rounds.js';
+import { filterThen } from '../core/filter-then.js';
+import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
+import type { ChatRequest } from '../core/chat-request.js';
+import type { ChatResponse } from '../core/chat-response.js';
+import type { Message, ToolCall, ToolMessage } from '../core/message.js';
+import type { Tool } from '../core/tool.js';
+import { ToolLoopTranscript } from '../core/tool-loop-transcript.js';
+import { ToolCallLimitError } from '../errors/tool-call-limit-error.js';
+import { ToolLoopLimitError } from '../errors/tool-loop-limit-error.js';
+import { finalChunks, toToolResultChunk } from './loop-chunks.js';
+import { RoundAssembly } from './round-assembly.js';
+import { startToolCalls } from './start-tool-calls.js';
+import type { ResolvedToolCallingAdvisorOptions } from './tool-calling-advisor-options.js';
+import type { MutableToolLoopState, ToolLoopState, ToolLoopSummary } from './tool-loop-state.js';
+import { uniqueToolCallIds } from './unique-tool-call-ids.js';
+
+/**
+ * The hooks of `ToolCallingAdvisor` (its protected methods), as the loop calls them.
+ * @internal
+ */
+export interface ToolLoopHooks {
+  beforeRound(request: ChatRequest, state: ToolLoopState): ChatRequest;
+  afterRound(response: ChatResponse, state: ToolLoopState): ChatResponse;
+  isEligible(response: ChatResponse, state: ToolLoopState): boolean;
+  nextRoundMessages(
+    request: ChatRequest,
+    response: ChatResponse,
+    results: readonly ToolMessage[],
+    state: ToolLoopState,
+  ): readonly Message[];
+  toolErrorContent(error: unknown, call: ToolCall, state: ToolLoopState): string;
+  finalizeLoop(summary: ToolLoopSummary, state: ToolLoopState): ToolLoopSummary;
+}
+
+/** Opens the next round; the last value of a round, consumed by `expandRounds`. */
+class LoopStep {
+  constructor(readonly request: ChatRequest) {}
+}
+
+type LoopItem = ChatChunk | LoopStep;
+
+/** What a round's end decides: values now (no subscription), or an Observable of them. */
+type RoundEnd = LoopItem[] | Observable<LoopItem>;
+
+const isLoopStep = (item: LoopItem): item is LoopStep => item instanceof LoopStep;
+
+/** A round whose model call asked for tools, on its way to the next round. */
+interface ToolRound {
+  readonly request: ChatRequest;
+  readonly response: ChatResponse;
+  readonly calls: readonly ToolCall[];
+  readonly offered: ReadonlyMap<string, Tool>;
+  readonly returnDirect: boolean;
+}
+
+const roundEnd = (round: number, finishReason: FinishReason): ChatChunk => ({
+  type: 'round-end',
+  round,
+  finishReason,
+});
+
+/**
+ * One run of the tool loop (one subscription of `ToolCallingAdvisor.advise`): a round is
+ * `filterThen(chain.next(request), forward, endRound)` (that is,
+ * `concat(chain.next(request).pipe(filter(forward)), defer(endRound))` in one
+ * subscription), and rounds follow each other through `expandRounds`. A round that fails (the model, an inner advisor, the
+ * round's assembly) fails the stream before its end runs, so its tools never run.
+ * @internal
+ * @example
+ * ```ts
+ * new ToolLoopRun(chain, options, hooks, state).run(request).subscribe(console.log);
+ * ```
+ */
+export class ToolLoopRun {
+  private transcript: ToolLoopTranscript | undefined;
+
+  constructor(
+    private readonly chain: AdvisorChain,
+    private readonly options: ResolvedToolCallingAdvisorOptions,
+    private readonly hooks: ToolLoopHooks,
+    private readonly state: MutableToolLoopState,
+  ) {}
+
+  /**
+   * The loop's outbound chunks, from the first round on.
+   * @param first The first round's request.
+   * @returns Every round's outbound chunks, then the final metadata, usage and finish.
+   */
+  run(first: ChatRequest): Observable<ChatChunk> {
+    return this.round$(first).pipe(expandRounds(isLoopStep, (step) => this.round$(step.request)));
+  }
+
+  private round$(base: ChatRequest): Observable<LoopItem> {
+    return defer((): Observable<LoopItem> => {
+      const { state } = this;
+      const round = ++state.round;
+      const request = this.hooks.beforeRound(base, state);
+      const assembly = new RoundAssembly(this.options.emitToolEvents, this.options.preamble);
+      const body$ = filterThen<ChatChunk, LoopItem>(
+        this.chain.next(request),
+        assembly.forward,
+        () => this.endRound(request, assembly),
+      );
+      return this.options.emitToolEvents
+        ? concat(of<ChatChunk>({ type: 'round-start', round }), body$)
+        : body$;
+    });
+  }
+
+  private endRound(request: ChatRequest, assembly: RoundAssembly): RoundEnd {
+    const { state, hooks, options } = this;
+    const built = assembly.assembler.build();
+    // Calls under a repeated id get a new one; their `tool-call` events were held back.
+    const raw = built.message.toolCalls;
+    const unique = raw === undefined ? raw : uniqueToolCallIds(raw);
+    const renamed = unique === raw ? undefined : unique?.filter((call, i) => call !== raw?.[i]);
+    if (unique !== raw && unique !== undefined) built.message.toolCalls = unique.slice();
+    const response = hooks.afterRound(built, state);
+    state.usage.add(response.usage);
+    if (response.metadata.id !== undefined) state.id = response.metadata.id;
+    if (response.metadata.model !== undefined) state.model = response.metadata.model;
+    const { emitToolEvents } = options;
+    if (!hooks.isEligible(response, state)) {
+      const out: ChatChunk[] = assembly.held ?? [];
+      if (emitToolEvents) out.push(roundEnd(state.round, response.finishReason));
+      for (const chunk of this.loopEnd(response.finishReason)) out.push(chunk);
+      return out;
+    }
+    const toolCalls = response.message.toolCalls ?? [];
+    const offered = state.offeredTools(request.tools);
+    const returnDirect =
+      toolCalls.length > 0 &&
+      toolCalls.every((call) => offered.get(call.name)?.returnDirect === true);
+    if (!returnDirect && state.round >= options.maxRounds) {
+      throw new ToolLoopLimitError({ rounds: state.round, maxRounds: options.maxRounds });
+    }
+    const round: ToolRound = { request, response, calls: toolCalls, offered, returnDirect };
+    if (!emitToolEvents) return this.tools$(round);
+    // Calls the model sent only as deltas, or under a repeated id, are announced now.
+    const unannounced = assembly.sawToolCall ? (renamed ?? []) : toolCalls;
+    const announced = unannounced.map((call): ChatChunk => ({ type: 'tool-call', ...call }));
+    announced.push(roundEnd(state.round, response.finishReason));
+    // The events go out before any tool starts.
+    return concat(
+      from(announced),
+      defer(() => {
+        const next = this.tools$(round);
+        return isObservable(next) ? next : from(next);
+      }),
+    );
+  }
+
+  /** Runs the round's tools; what follows is the next round, or the end of the loop. */
+  private tools$(round: ToolRound): RoundEnd {
+    const { request, calls, offered } = round;
+    const { state, options } = this;
+    const { results, finished, rest$ } = startToolCalls(calls, {
+      tools: offered,
+      values: request.toolContext,
+      round: state.round,
+      timeout: options.toolTimeout,
+      concurrency: options.concurrency,
+      maxToolCallsPerRound: options.maxToolCallsPerRound,
+      onToolError: options.onToolError,
+      errorContent: (error, call) => this.hooks.toolErrorContent(error, call, state),
+      guard: this.countCall,
+    });
+    const { emitToolEvents } = options;
+    const out: LoopItem[] = [];
+    if (emitToolEvents) for (let i = 0; i < finished; i++) out.push(toToolResultChunk(results[i]));
+    if (rest$ === undefined) {
+      // Every tool answered at once: no subscription but the array's.
+      for (const item of this.afterTools(round, results)) out.push(item);
+      return out;
+    }
+    const events$: Observable<LoopItem> = emitToolEvents
+      ? rest$.pipe(map(toToolResultChunk))
+      : rest$.pipe(ignoreElements());
+    return concat(
+      from(out),
+      events$,
+      defer(() => from(this.afterTools(round, results))),
+    );
+  }
+
+  /** Records the round and returns the next step, or the return-direct answer and the end. */
+  private afterTools(round: ToolRound, results: readonly ToolMessage[]): LoopItem[] {
+    const { request, response, returnDirect } = round;
+    const { state } = this;
+    // One by one: a spread of a huge round into push() would overflow the stack.
+    state.messages.push(response.message);
+    for (const result of results) state.messages.push(result);
+    const transcript = (this.transcript ??= ToolLoopTranscript.of(state.context));
+    transcript.append(state, [response.message]);
+    transcript.append(state, results);
+    if (returnDirect && results.every((result) => result.isError !== true)) {
+      const text: ChatChunk = {
+        type: 'text-delta',
+        text: results.map((result) => result.content).join('\n'),
+      };
+      return [text, ...this.loopEnd('return-direct')];
+    }
+    const messages = this.hooks.nextRoundMessages(request, response, results, state);
+    return [new LoopStep(request.withMessages(messages))];
+  }
+
+  private readonly countCall = (call: ToolCall): void => {
+    const { state } = this;
+    const count = (state.toolCallCounts.get(call.name) ?? 0) + 1;
+    state.toolCallCounts.set(call.name, count);
+    const limits = this.options.toolCallLimits;
+    const limit = Object.hasOwn(limits, call.name) ? limits[call.name] : undefined;
+    if (limit !== undefined && count > limit) {
+      throw new ToolCallLimitError({ toolName: call.name, limit });
+    }
+  };
+
+  private loopEnd(finishReason: FinishReason): ChatChunk[] {
+    const { state } = this;
+    const initial: ToolLoopSummary = {
+      finishReason,
+      usage: state.usage.total,
+      rounds: state.round,
+    };
+    if (state.id !== undefined) initial.id = state.id;
+    if (state.model !== undefined) initial.model = state.model;
+    return finalChunks(this.hooks.finalizeLoop(initial, state));
+  }
+}

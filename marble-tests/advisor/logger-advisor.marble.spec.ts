@@ -1,0 +1,102 @@
+import { TestScheduler } from 'rxjs/testing';
+import { ChatRequest, createAdvisorChain, LoggerAdvisor, type ChatChunk } from '../../lib/index';
+import { MockChatModel } from '../../lib/testing/index';
+
+const t = (text: string): ChatChunk => ({ type: 'text-delta', text });
+const FINISH: ChatChunk = { type: 'finish', reason: 'stop' };
+const request = () => ChatRequest.create({ messages: [{ role: 'user', content: 'Hi' }] });
+
+/** A LoggerAdvisor that records `frame:message=details` in virtual time. */
+function timedLogger(testScheduler: TestScheduler) {
+  const lines: string[] = [];
+  const advisor = new LoggerAdvisor({
+    logger: {
+      info: (message, details) =>
+        lines.push(`${testScheduler.now()}:${message}=${String(details)}`),
+    },
+    formatRequest: (r) => r.lastUserText,
+    formatResponse: (r) => r.text,
+  });
+  return { lines, advisor };
+}
+
+describe('LoggerAdvisor (marble)', () => {
+  let testScheduler: TestScheduler;
+
+  beforeEach(() => {
+    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+  });
+
+  it('passes chunks through on their frames; logs at subscription and at completion', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const model$ = cold('-a--b-f|', { a: t('x'), b: t('y'), f: FINISH });
+      const { lines, advisor } = timedLogger(testScheduler);
+      const chain = createAdvisorChain({
+        advisors: [advisor],
+        model: MockChatModel.fromStreams([model$]),
+      });
+      expectObservable(chain.next(request())).toBe('-a--b-f|', {
+        a: t('x'),
+        b: t('y'),
+        f: FINISH,
+      });
+      expectSubscriptions(model$.subscriptions).toBe('^------!');
+      testScheduler.flush();
+      expect(lines).toEqual(['0:[logger] request=Hi', '7:[logger] response=xy']);
+    });
+  });
+
+  it('logs a source error on its frame and passes it on', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const model$ = cold('-a--#', { a: t('x') }, new Error('upstream'));
+      const { lines, advisor } = timedLogger(testScheduler);
+      const chain = createAdvisorChain({
+        advisors: [advisor],
+        model: MockChatModel.fromStreams([model$]),
+      });
+      expectObservable(chain.next(request())).toBe('-a--#', { a: t('x') }, new Error('upstream'));
+      expectSubscriptions(model$.subscriptions).toBe('^---!');
+      testScheduler.flush();
+      expect(lines).toEqual(['0:[logger] request=Hi', '4:[logger] error=upstream']);
+    });
+  });
+
+  it('logs nothing before subscription, and no response after early unsubscription', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const model$ = cold('-a--b-f|', { a: t('x'), b: t('y'), f: FINISH });
+      const { lines, advisor } = timedLogger(testScheduler);
+      const chain = createAdvisorChain({
+        advisors: [advisor],
+        model: MockChatModel.fromStreams([model$]),
+      });
+      const call$ = chain.next(request());
+      expect(lines).toEqual([]);
+      expectObservable(call$, '--^--!').toBe('---a-', { a: t('x') });
+      expectSubscriptions(model$.subscriptions).toBe('--^--!');
+      testScheduler.flush();
+      expect(lines).toEqual(['2:[logger] request=Hi']);
+    });
+  });
+
+  it('logs each subscription on its own, with its own aggregated response', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const first$ = cold('-a-f|', { a: t('one'), f: FINISH });
+      const second$ = cold('-b|', { b: t('two') });
+      const { lines, advisor } = timedLogger(testScheduler);
+      const chain = createAdvisorChain({
+        advisors: [advisor],
+        model: MockChatModel.fromStreams([first$, second$]),
+      });
+      const call$ = chain.next(request());
+      expectObservable(call$).toBe('-a-f|', { a: t('one'), f: FINISH });
+      expectObservable(call$, '--^').toBe('---b|', { b: t('two') });
+      testScheduler.flush();
+      expect(lines).toEqual([
+        '0:[logger] request=Hi',
+        '2:[logger] request=Hi',
+        '4:[logger] response=one',
+        '4:[logger] response=two',
+      ]);
+    });
+  });
+});

@@ -1,0 +1,158 @@
+// Type-checks the TypeScript examples of the documentation: the ```ts blocks of README.md
+// and docs/*.md, and the ```ts blocks inside TSDoc `@example`s under lib/. Each snippet is
+// written as its own module into node_modules/.cache/rx-advisors-snippets and compiled with
+// the repository's tsconfig.json (so `rx-advisors/...` resolves to lib/), minus the
+// unused-name checks a short example would trip. Errors are reported at the snippet's
+// line in its page or source file.
+//
+// Snippets may use the few names scripts/snippet-prelude.ts declares (`client`, `model`,
+// `getTime`, `chunks$`, `req`, `res`…). A snippet that is deliberately partial (a fragment
+// that leans on other names from the text around it) says so in its fence: ```ts partial.
+// It is skipped, and counted. TSDoc of `@internal` declarations is not checked (its
+// examples show internals, which cannot be imported from the package).
+//
+//   node scripts/check-snippets.mjs            check, exit 1 on errors
+//   node scripts/check-snippets.mjs --list     print where each snippet comes from
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const out = join(root, 'node_modules', '.cache', 'rx-advisors-snippets');
+const fence = /^(\s*)```(ts|typescript)([^\n]*)$/;
+
+/** Every file under `dir` (recursively) whose name ends with `suffix`. */
+function filesUnder(dir, suffix) {
+  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(suffix))
+    .map((entry) => relative(root, join(entry.parentPath ?? entry.path, entry.name)))
+    .sort();
+}
+
+/**
+ * The fenced ```ts blocks of some lines (a Markdown page, or a comment with its ` * `
+ * prefixes already removed); `firstLine` is the 1-based number of `lines[0]` in its file.
+ */
+function blocksOf(lines, firstLine) {
+  const blocks = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = fence.exec(lines[i]);
+    if (open === null) continue;
+    const indent = open[1].length;
+    const end = lines.findIndex((line, j) => j > i && /^\s*```\s*$/.test(line));
+    if (end === -1) break;
+    blocks.push({
+      line: firstLine + i + 1,
+      partial: /\bpartial\b/.test(open[3]),
+      code: lines
+        .slice(i + 1, end)
+        .map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length)))
+        .join('\n'),
+    });
+    i = end;
+  }
+  return blocks;
+}
+
+/** The snippets of a Markdown page. */
+function markdownSnippets(file) {
+  return blocksOf(readFileSync(join(root, file), 'utf8').split('\n'), 1);
+}
+
+/** Whether the doc comment around line `i` has an `@internal` tag. */
+function isInternal(lines, i) {
+  let start = i;
+  while (start > 0 && !/\/\*\*/.test(lines[start])) start--;
+  let end = i;
+  while (end < lines.length - 1 && !/\*\//.test(lines[end])) end++;
+  return lines.slice(start, end + 1).some((line) => /^\s*(\/\*\*|\*)\s*@internal\b/.test(line));
+}
+
+/** The snippets in the TSDoc `@example`s of a source file. */
+function tsdocSnippets(file) {
+  const lines = readFileSync(join(root, file), 'utf8').split('\n');
+  const snippets = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^\s*(\/\*\*|\*)\s*@example\b/.test(lines[i])) continue;
+    if (isInternal(lines, i)) continue;
+    // The example runs to the next tag or the end of the comment.
+    let end = i + 1;
+    while (end < lines.length && !/^\s*\*\s*@\w/.test(lines[end]) && !/\*\/\s*$/.test(lines[end])) {
+      end++;
+    }
+    const body = lines.slice(i + 1, end).map((line) => line.replace(/^\s*\* ?/, ''));
+    snippets.push(...blocksOf(body, i + 2));
+    i = end - 1;
+  }
+  return snippets;
+}
+
+/** Every snippet with its origin, `{ file, line, partial, code }`. */
+export function collectSnippets() {
+  const pages = ['README.md', ...filesUnder('docs', '.md').filter((file) => !file.includes('/.'))];
+  return [
+    ...pages.flatMap((file) => markdownSnippets(file).map((s) => ({ file, ...s }))),
+    ...filesUnder('lib', '.ts').flatMap((file) => tsdocSnippets(file).map((s) => ({ file, ...s }))),
+  ];
+}
+
+function main() {
+  const snippets = collectSnippets();
+  if (process.argv.includes('--list')) {
+    for (const s of snippets) console.log(`${s.file}:${s.line}${s.partial ? ' (partial)' : ''}`);
+    return;
+  }
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const origin = new Map();
+  const checked = snippets.filter((s) => !s.partial);
+  checked.forEach((s, index) => {
+    const name = `${String(index).padStart(3, '0')}-${s.file.replace(/[^\w]+/g, '-')}.ts`;
+    // `export {}` makes every snippet a module, so two snippets may declare the same name.
+    writeFileSync(join(out, name), `${s.code}\nexport {};\n`);
+    origin.set(name, s);
+  });
+  const base = relative(out, join(root, 'tsconfig.json'));
+  writeFileSync(
+    join(out, 'tsconfig.json'),
+    JSON.stringify({
+      extends: base,
+      compilerOptions: { noUnusedLocals: false, noUnusedParameters: false, noEmit: true },
+      include: ['*.ts', relative(out, join(root, 'scripts', 'snippet-prelude.ts'))],
+    }),
+  );
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  let output = '';
+  try {
+    execFileSync(process.execPath, [tsc, '-p', out, '--pretty', 'false'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    output = `${error.stdout ?? ''}${error.stderr ?? ''}`;
+  }
+  // tsc reports `<file>(<line>,<column>): error TS…`; map snippet lines back to the page.
+  const errors = [];
+  for (const line of output.split('\n')) {
+    const match = /([^/\\]+\.ts)\((\d+),(\d+)\): (.*)$/.exec(line);
+    if (match === null || !origin.has(match[1])) {
+      if (line.trim() !== '') errors.push(line);
+      continue;
+    }
+    const s = origin.get(match[1]);
+    errors.push(`${s.file}:${s.line + Number(match[2]) - 1}:${match[3]} ${match[4]}`);
+  }
+  const partial = snippets.length - checked.length;
+  const summary = `${checked.length} snippets type-checked, ${partial} marked partial and skipped`;
+  if (errors.length > 0) {
+    console.error(errors.join('\n'));
+    console.error(
+      `${summary}: ${errors.length} errors (a fragment on purpose? mark its fence \`\`\`ts partial)`,
+    );
+    process.exit(1);
+  }
+  console.log(summary);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) main();
