@@ -15,17 +15,17 @@ import {
   timer,
   type Observable,
 } from 'rxjs';
-import { expandRounds } from '../core/expand-rounds.js';
-import { isPromiseLike } from '../core/is-promise-like.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import { ChatRequest } from '../core/chat-request.js';
 import type { ChatResponse } from '../core/chat-response.js';
+import { expandRounds } from '../core/expand-rounds.js';
+import { isPromiseLike } from '../core/is-promise-like.js';
 import { ResponseAssembler } from '../core/response-assembler.js';
-import type { Usage } from '../core/usage.js';
 import { UsageAccumulator } from '../core/usage-accumulator.js';
+import type { Usage } from '../core/usage.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import { validateAdvisorIdentity } from './validate-advisor-identity.js';
 import type { Advisor, AdvisorChain } from './advisor.js';
+import { validateAdvisorIdentity } from './validate-advisor-identity.js';
 
 /**
  * What {@link RecursiveAdvisorOptions.next} is told about the attempt that just ended.

@@ -1,28 +1,28 @@
 import { defer, from, isObservable, map, of, take, type Observable } from 'rxjs';
-import type { ChatClient } from '../client/chat-client.js';
-import { ToolLoopTranscript, type TranscriptMark } from '../core/tool-loop-transcript.js';
-import type { ChatChunk } from '../core/chat-chunk.js';
-import type { ChatRequest } from '../core/chat-request.js';
-import { isPromiseLike } from '../core/is-promise-like.js';
-import { EvaluationError } from '../errors/evaluation-error.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import type { EvaluationInput, EvaluationJudge, EvaluationResult } from './evaluation-judge.js';
-import { judgeWithClient } from './judge-with-client.js';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
-import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
-import {
-  Rules,
-  validateOptions,
-  withDefaults,
-  type OptionRules,
-} from '../core/validate-options.js';
 import { previousAttemptMessages } from '../advisor-api/previous-attempt-messages.js';
 import {
   recursiveAdvisor,
   type RecursionState,
   type RecursionStep,
 } from '../advisor-api/recursive-advisor.js';
+import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
+import type { ChatClient } from '../client/chat-client.js';
+import type { ChatChunk } from '../core/chat-chunk.js';
+import type { ChatRequest } from '../core/chat-request.js';
+import { isPromiseLike } from '../core/is-promise-like.js';
+import { ToolLoopTranscript, type TranscriptMark } from '../core/tool-loop-transcript.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../core/validate-options.js';
+import { EvaluationError } from '../errors/evaluation-error.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import type { EvaluationInput, EvaluationJudge, EvaluationResult } from './evaluation-judge.js';
+import { judgeWithClient } from './judge-with-client.js';
 
 /**
  * Options of {@link EvaluationAdvisor}.
@@ -45,7 +45,7 @@ export interface EvaluationAdvisorOptions {
   feedbackMessage?: (result: EvaluationResult, input: EvaluationInput) => string;
   /** The system text a `ChatClient` judge gets; default asks for `{ pass, score, feedback }`. */
   judgeInstructions?: string;
-  /** Default `Order.EVALUATION` (`HIGHEST_PRECEDENCE + 240`): outside structured output and the tool loop. */
+  /** Default `Order.EVALUATION` (`HIGHEST_PRECEDENCE + 240`): outside structured output. */
   order?: number;
   /** Default `'evaluation'`. */
   name?: string;

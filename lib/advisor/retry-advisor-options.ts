@@ -1,5 +1,5 @@
-import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
 import { Order } from '../advisor-api/order.js';
+import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
 import { Rules, type OptionRules } from '../core/validate-options.js';
 import { ProviderError } from '../errors/provider-error.js';
 
@@ -65,8 +65,8 @@ export interface RetryAdvisorOptions {
   /** Which errors to retry; default: a `ProviderError` whose `retryable` is true. */
   isRetryable?: (error: unknown) => boolean;
   /**
-   * Default `Order.RETRY` (`LOWEST_PRECEDENCE - 1000`): next to the model, inside the tool loop, so a
-   * failed model call is retried alone (tools that already ran are not run again).
+   * Default `Order.RETRY` (`LOWEST_PRECEDENCE - 1000`): next to the model, inside the tool
+   * loop, so a failed model call is retried alone (tools that already ran are not run again).
    */
   order?: number;
   /** Default `'retry'`. */
@@ -76,7 +76,10 @@ export interface RetryAdvisorOptions {
 /** Exponential backoff without its options: `RetryBackoff`'s object form, all set. */
 type ExponentialBackoff = Required<Exclude<RetryBackoff, (...args: never[]) => unknown>>;
 
-/** The defaults of the exponential {@link RetryBackoff}. */
+/**
+ * The defaults of the exponential {@link RetryBackoff}.
+ * @internal
+ */
 export const RETRY_BACKOFF_DEFAULTS: Readonly<ExponentialBackoff> = {
   initialDelay: 500,
   factor: 2,

@@ -1,8 +1,4 @@
 import type { Observable } from 'rxjs';
-import type { ChatChunk } from '../core/chat-chunk.js';
-import type { ChatRequest } from '../core/chat-request.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import { ProviderError } from '../errors/provider-error.js';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
 import {
@@ -10,7 +6,11 @@ import {
   type RecursionState,
   type RecursionStep,
 } from '../advisor-api/recursive-advisor.js';
+import type { ChatChunk } from '../core/chat-chunk.js';
+import type { ChatRequest } from '../core/chat-request.js';
 import { validateOptions, withDefaults } from '../core/validate-options.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { ProviderError } from '../errors/provider-error.js';
 import {
   RETRY_ADVISOR_DEFAULTS,
   RETRY_ADVISOR_RULES,

@@ -1,8 +1,8 @@
 import type { Advisor } from '../advisor-api/advisor.js';
 import type { ChatModel } from '../core/chat-model.js';
 import type { ChatOptions } from '../core/chat-options.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { Tool } from '../core/tool.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { ClientDefaults } from './client-defaults.js';
 import { PromptSpec } from './prompt-spec.js';
 import type { ToolLookup } from './tool-lookup.js';

@@ -1,12 +1,12 @@
 import { defer, type Observable } from 'rxjs';
-import type { Advisor } from '../advisor-api/advisor.js';
 import { createAdvisorChain } from '../advisor-api/advisor-chain.js';
+import type { Advisor } from '../advisor-api/advisor.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatOptions } from '../core/chat-options.js';
 import { ChatRequest } from '../core/chat-request.js';
 import type { Message } from '../core/message.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { Tool } from '../core/tool.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { uniqueTools } from '../tools/unique-tools.js';
 import { CallResponseSpec } from './call-response-spec.js';
 import type { ClientDefaults } from './client-defaults.js';

@@ -1,14 +1,14 @@
-import type { Advisor } from '../advisor-api/advisor.js';
+import { AdvisorParams } from '../advisor-api/advisor-params.js';
 import {
   isConversationHistoryAware,
   isToolContributor,
   isToolLoop,
 } from '../advisor-api/advisor-roles.js';
+import type { Advisor } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { ToolCallingAdvisor } from '../tools/tool-calling-advisor.js';
-import { AdvisorParams } from '../advisor-api/advisor-params.js';
 
 /** Options of {@link resolveAdvisors}. */
 export interface ResolveAdvisorsOptions {

@@ -28,7 +28,8 @@ export class ResponseAssembler {
   private reasoning = '';
   private reasoningParts: ReasoningPart[] | undefined;
   private toolCalls: ToolCall[] | undefined;
-  private pending: PendingCall[] | undefined;
+  // Keyed by index (a Map, not a sparse array: a hostile index such as 2e8 must not cost 2e8 steps).
+  private pending: Map<number, PendingCall> | undefined;
   private usage: UsageAccumulator | undefined;
   private finishReason: FinishReason | undefined;
   private id: string | undefined;
@@ -103,15 +104,13 @@ export class ResponseAssembler {
   collectToolCalls(): ToolCall[] {
     if (this.toolCalls !== undefined) return this.toolCalls.slice();
     if (this.pending === undefined) return [];
-    const calls: ToolCall[] = [];
-    this.pending.forEach((call, index) => {
-      calls.push({
+    return [...this.pending]
+      .sort(([a], [b]) => a - b)
+      .map(([index, call]) => ({
         id: call.id ?? `call_${index}`,
         name: call.name ?? '',
         arguments: call.arguments,
-      });
-    });
-    return calls;
+      }));
   }
 
   /**
@@ -142,10 +141,10 @@ export class ResponseAssembler {
     name: string | undefined,
     argumentsDelta: string,
   ): void {
-    const pending = (this.pending ??= []);
-    const call = pending[index];
+    const pending = (this.pending ??= new Map());
+    const call = pending.get(index);
     if (call === undefined) {
-      pending[index] = { id, name, arguments: argumentsDelta };
+      pending.set(index, { id, name, arguments: argumentsDelta });
       return;
     }
     if (call.id === undefined && id !== undefined) call.id = id;

@@ -1,14 +1,14 @@
 import { defer, type Observable } from 'rxjs';
-import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import type { ConversationHistoryAware } from '../advisor-api/advisor-roles.js';
+import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { Message } from '../core/message.js';
-import type { ChatMemory } from './chat-memory.js';
 import { chatMemoryTurn } from './chat-memory-turn.js';
-import { pairToolMessages, splitSystem } from './conversation-messages.js';
+import type { ChatMemory } from './chat-memory.js';
 import { conversationIdOf } from './conversation-id.js';
+import { pairToolMessages, splitSystem } from './conversation-messages.js';
 import {
   resolveChatMemoryAdvisorOptions,
   type ChatMemoryAdvisorOptions,

@@ -6,8 +6,8 @@ import {
   type OptionRules,
 } from '../core/validate-options.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import type { ChatMemory } from './chat-memory.js';
 import type { ChatMemoryRepository } from './chat-memory-repository.js';
+import type { ChatMemory } from './chat-memory.js';
 import { InMemoryChatMemoryRepository } from './in-memory-chat-memory-repository.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { messageWindow } from './message-window.js';

@@ -10,10 +10,10 @@ import {
   withDefaults,
   type OptionRules,
 } from '../core/validate-options.js';
-import type { ChatMemory } from './chat-memory.js';
 import { chatMemoryTurn } from './chat-memory-turn.js';
-import { splitSystem } from './conversation-messages.js';
+import type { ChatMemory } from './chat-memory.js';
 import { conversationIdOf } from './conversation-id.js';
+import { splitSystem } from './conversation-messages.js';
 import {
   resolveChatMemoryAdvisorOptions,
   type ChatMemoryAdvisorOptions,

@@ -64,10 +64,11 @@ const roundEnd = (round: number, finishReason: FinishReason): ChatChunk => ({
 
 /**
  * One run of the tool loop (one subscription of `ToolCallingAdvisor.advise`): a round is
- * `filterThen(chain.next(request), forward, endRound)` (that is,
+ * `filterThen(chain.next(request), forward, endRound)`, that is
  * `concat(chain.next(request).pipe(filter(forward)), defer(endRound))` in one
- * subscription), and rounds follow each other through `expandRounds`. A round that fails (the model, an inner advisor, the
- * round's assembly) fails the stream before its end runs, so its tools never run.
+ * subscription, and rounds follow each other through `expandRounds`. A round that fails
+ * (the model, an inner advisor, the round's assembly) fails the stream before its end
+ * runs, so its tools never run.
  * @internal
  * @example
  * ```ts
@@ -113,11 +114,7 @@ export class ToolLoopRun {
   private endRound(request: ChatRequest, assembly: RoundAssembly): RoundEnd {
     const { state, hooks, options } = this;
     const built = assembly.assembler.build();
-    // Calls under a repeated id get a new one; their `tool-call` events were held back.
-    const raw = built.message.toolCalls;
-    const unique = raw === undefined ? raw : uniqueToolCallIds(raw);
-    const renamed = unique === raw ? undefined : unique?.filter((call, i) => call !== raw?.[i]);
-    if (unique !== raw && unique !== undefined) built.message.toolCalls = unique.slice();
+    const renamed = renameRepeatedIds(built);
     const response = hooks.afterRound(built, state);
     state.usage.add(response.usage);
     if (response.metadata.id !== undefined) state.id = response.metadata.id;
@@ -140,7 +137,7 @@ export class ToolLoopRun {
     const round: ToolRound = { request, response, calls: toolCalls, offered, returnDirect };
     if (!emitToolEvents) return this.tools$(round);
     // Calls the model sent only as deltas, or under a repeated id, are announced now.
-    const unannounced = assembly.sawToolCall ? (renamed ?? []) : toolCalls;
+    const unannounced = assembly.sawToolCall ? renamed : toolCalls;
     const announced = unannounced.map((call): ChatChunk => ({ type: 'tool-call', ...call }));
     announced.push(roundEnd(state.round, response.finishReason));
     // The events go out before any tool starts.
@@ -229,4 +226,18 @@ export class ToolLoopRun {
     if (state.model !== undefined) initial.model = state.model;
     return finalChunks(this.hooks.finalizeLoop(initial, state));
   }
+}
+
+/**
+ * Gives the round's calls under a repeated id new ids, in the response's own message (a
+ * fresh object from the assembler); their `tool-call` events were held back by the
+ * round's assembly and go out under the new ids.
+ */
+function renameRepeatedIds(response: ChatResponse): readonly ToolCall[] {
+  const calls = response.message.toolCalls;
+  if (calls === undefined) return [];
+  const unique = uniqueToolCallIds(calls);
+  if (unique === calls) return [];
+  response.message.toolCalls = unique.slice();
+  return unique.filter((call, index) => call !== calls[index]);
 }

@@ -176,4 +176,19 @@ describe('aggregate()', () => {
     expect(first.text).toBe('once');
     expect(second.text).toBe('once');
   });
+
+  it('assembles fragments keyed by any index, in index order (a huge index is a key, not an array length)', async () => {
+    const response = await lastValueFrom(
+      from<ChatChunk[]>([
+        { type: 'tool-call-delta', index: 2 ** 32, id: 'b', name: 'second', argumentsDelta: '{}' },
+        { type: 'tool-call-delta', index: 0, id: 'a', name: 'first', argumentsDelta: '{"x"' },
+        { type: 'tool-call-delta', index: 0, argumentsDelta: ':1}' },
+        { type: 'finish', reason: 'tool-calls' },
+      ]).pipe(aggregate()),
+    );
+    expect(response.message.toolCalls).toEqual([
+      { id: 'a', name: 'first', arguments: '{"x":1}' },
+      { id: 'b', name: 'second', arguments: '{}' },
+    ]);
+  });
 });
