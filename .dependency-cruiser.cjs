@@ -18,10 +18,13 @@ const LAYERS = {
   providers: ['schema', 'core', 'errors'],
   sse: ['core', 'errors'],
   testing: ['core', 'errors'],
+  // Planned: a tool source (MCP) beside tools/, and telemetry as an observing advisor.
+  mcp: ['tools', 'advisor-api', 'schema', 'core', 'errors'],
+  otel: ['advisor-api', 'core', 'errors'],
 };
 
 const folders = Object.keys(LAYERS);
-const alternation = (names) => names.map((name) => name.replace(/[-]/g, '\\-')).join('|');
+const alternation = (names) => names.join('|');
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

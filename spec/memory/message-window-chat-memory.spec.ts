@@ -81,6 +81,14 @@ describe('MessageWindowChatMemory', () => {
     );
   });
 
+  it('gives each memory its own default repository: conversations never leak between memories', async () => {
+    const first = new MessageWindowChatMemory();
+    const second = new MessageWindowChatMemory();
+    await first.add('c1', [u('only in the first')]);
+    expect(await second.get('c1')).toEqual([]);
+    expect(await first.get('c1')).toEqual([u('only in the first')]);
+  });
+
   it('rejects a repository that is not one', () => {
     expect(
       () =>

@@ -1,0 +1,96 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Tool, ToolContext } from '../core/tool.js';
+import { tool } from '../tools/tool-fn.js';
+import type { McpConnection } from './mcp-connection.js';
+import { mcpResultText } from './mcp-result-text.js';
+import type { McpToolInfo, ResolvedMcpToolSourceOptions } from './mcp-tool-source-options.js';
+
+/**
+ * A `Tool` that calls one MCP server tool: the server's input schema validates the
+ * arguments before the request is sent, the context's signal cancels the request
+ * (the SDK then sends `notifications/cancelled`), the marked context values travel in
+ * `_meta`, and the result becomes text (see `mcpResultText`).
+ * @internal
+ */
+export function createMcpTool(
+  info: McpToolInfo,
+  connection: McpConnection,
+  options: ResolvedMcpToolSourceOptions,
+): Tool {
+  const name = options.prefix + info.name;
+  const hasOutputSchema = info.outputSchema !== undefined;
+  return tool<unknown, string>({
+    name,
+    description: info.description ?? info.title ?? '',
+    parameters: info.inputSchema as never,
+    execute: async (args: unknown, context: ToolContext) => {
+      const client = await connection.client();
+      const result = await callTool(client, info.name, name, args, context, options).catch(
+        (error: unknown) => {
+          // The server dropped the HTTP session (restarted): the next call starts a new one.
+          if (error instanceof StreamableHTTPError && error.code === 404) connection.drop(client);
+          throw error;
+        },
+      );
+      return mcpResultText(result, {
+        toolName: info.name,
+        hasOutputSchema,
+        maxResultLength: options.maxResultLength,
+      });
+    },
+  });
+}
+
+async function callTool(
+  client: Client,
+  serverName: string,
+  name: string,
+  args: unknown,
+  context: ToolContext,
+  options: ResolvedMcpToolSourceOptions,
+): Promise<unknown> {
+  const meta = metaOf(context.values, options.metaKeys);
+  const { onProgress } = options;
+  let progressError: { error: unknown } | undefined;
+  const result = await client.callTool(
+    {
+      name: serverName,
+      arguments: (args ?? {}) as Record<string, unknown>,
+      ...(meta === undefined ? {} : { _meta: meta }),
+    },
+    undefined,
+    {
+      signal: context.signal,
+      timeout: options.requestTimeout,
+      maxTotalTimeout: options.maxCallTime,
+      resetTimeoutOnProgress: true,
+      ...(onProgress === undefined
+        ? {}
+        : {
+            onprogress: ({ progress, total, message }) => {
+              try {
+                onProgress({ toolName: name, toolCallId: context.toolCallId, progress, total, message });
+              } catch (error) {
+                // Thrown inside the SDK's notification handler it would be lost: fail the call.
+                progressError ??= { error };
+              }
+            },
+          }),
+    },
+  );
+  if (progressError !== undefined) throw progressError.error;
+  return result;
+}
+
+/** The marked toolContext values, or `undefined` when none is set. */
+function metaOf(
+  values: Readonly<Record<string, unknown>>,
+  keys: readonly string[],
+): Record<string, unknown> | undefined {
+  let meta: Record<string, unknown> | undefined;
+  for (const key of keys) {
+    if (values[key] !== undefined) (meta ??= {})[key] = values[key];
+  }
+  return meta;
+}
