@@ -20,7 +20,7 @@ const LAYERS = {
   testing: ['core', 'errors'],
   // Planned: a tool source (MCP) beside tools/, and telemetry as an observing advisor.
   mcp: ['tools', 'advisor-api', 'schema', 'core', 'errors'],
-  otel: ['advisor-api', 'core', 'errors'],
+  otel: ['advisor', 'advisor-api', 'core', 'errors'],
 };
 
 const folders = Object.keys(LAYERS);

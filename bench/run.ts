@@ -1,6 +1,6 @@
 // npm run bench: every workload through rx-advisors, the peers and the floors, interleaved.
 // Flags: --quick (small sizes, no results.json), --only=W1,W3 (a subset; no results.json).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, sep } from 'node:path';
 import { aiSdkAdapter } from './adapters/ai-sdk.js';
@@ -17,6 +17,7 @@ import { runW2 } from './workloads/w2-tool-loop.js';
 import { runW3 } from './workloads/w3-memory.js';
 import { runW4 } from './workloads/w4-first-chunk.js';
 import { runW5 } from './workloads/w5-full-chain.js';
+import { runTelemetry } from './workloads/telemetry.js';
 
 const ADAPTERS: readonly BenchAdapter[] = [
   rxAdvisorsAdapter,
@@ -46,6 +47,8 @@ async function main(): Promise<void> {
   if (wants('W4')) await step('W4', () => runW4(ADAPTERS, config, report));
   if (wants('W3')) await step('W3', () => runW3(ADAPTERS, config, report));
   if (wants('W5')) await step('W5', () => runW5(config, report));
+  // Telemetry on/off (rx-advisors/otel): only with --only=OTEL, so the full run stays comparable.
+  if (only?.includes('OTEL')) await step('OTEL', () => runTelemetry(config, report));
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   console.log(
     `## rx-advisors benchmarks\n\n${machine()}  \n${versions()}  \nRun time: ${seconds} s${quick ? ' (--quick: sizes reduced, numbers not meaningful)' : ''}\n`,
@@ -86,7 +89,11 @@ function library(): string {
 function versions(): string {
   const version = (name: string): string => {
     try {
-      const file = join(__dirname, '..', 'node_modules', name, 'package.json');
+      // The bench's own dependencies (bench/package.json) first, then the root's.
+      const own = join(__dirname, 'node_modules', name, 'package.json');
+      const file = existsSync(own)
+        ? own
+        : join(__dirname, '..', 'node_modules', name, 'package.json');
       return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
     } catch {
       return '?';

@@ -5,6 +5,7 @@ export type {
   AssistantMessage,
   Message,
   MessageRole,
+  ProviderMetadata,
   ReasoningPart,
   SystemMessage,
   ToolCall,
@@ -29,7 +30,7 @@ export type {
   UsageChunk,
 } from './core/chat-chunk.js';
 export type { ChatOptions, ResponseFormat, ToolChoice } from './core/chat-options.js';
-export { ChatRequest, type ChatRequestInit } from './core/chat-request.js';
+export { ChatRequest, type ChatRequestInit, type RequestChatModel } from './core/chat-request.js';
 export type { ChatResponse } from './core/chat-response.js';
 export type { ChatModel } from './core/chat-model.js';
 export type { JsonSchema, ToolDefinition } from './core/tool-definition.js';
@@ -83,6 +84,7 @@ export {
   type RetryAdvisorOptions,
   type RetryBackoff,
 } from './advisor/retry-advisor.js';
+export { FallbackAdvisor, type FallbackAdvisorOptions } from './advisor/fallback-advisor.js';
 export { EvaluationAdvisor, type EvaluationAdvisorOptions } from './advisor/evaluation-advisor.js';
 export type {
   EvaluationInput,

@@ -15,6 +15,9 @@ import { sessionOf } from './session-cookie.js';
 /** The response header of `POST /api/chat` that names the stream for a resume or a cancel. */
 export const STREAM_ID_HEADER = 'x-stream-id';
 
+/** The longest `?grace=` of a cancel, in milliseconds. */
+export const MAX_CANCEL_GRACE_MS = 10_000;
+
 /** Options of {@link ChatStreamEndpoints}. */
 export interface ChatStreamEndpointsOptions {
   /** The chunks of one chat turn: the user's message in the session's conversation. */
@@ -45,6 +48,8 @@ export interface ChatStreamEndpointsOptions {
 export class ChatStreamEndpoints {
   private readonly streams: ResumableStreams;
   private readonly responses = new Set<Subscription>();
+  /** Cancels sent with `?grace=`: they run unless the stream is resumed first. */
+  private readonly pendingCancels = new Map<string, ReturnType<typeof setTimeout>>();
 
   /** @param options How a turn's chunks are made, heartbeat, log, registry bounds. */
   constructor(private readonly options: ChatStreamEndpointsOptions) {
@@ -109,19 +114,38 @@ export class ChatStreamEndpoints {
    */
   resume(req: IncomingMessage, res: ServerResponse, streamId: string): void {
     const owner = sessionOf(req).id;
+    const pending = this.pendingCancels.get(streamId);
+    if (pending !== undefined) {
+      // A page that said "cancel unless I come back" came back: a reload, not a close.
+      clearTimeout(pending);
+      this.pendingCancels.delete(streamId);
+    }
     this.track(res, this.streams.resumeToNodeResponse({ owner, streamId }, req, res));
   }
 
   /**
    * `DELETE /api/chat/<id>` (the Stop button, and a page being closed): ends the stream, which
    * aborts its model request and tools; connected readers get an `error` event. 204, or 404
-   * when this session has no such stream.
+   * when this session has no such stream. With `?grace=<ms>` (a page being hidden, which may
+   * be a reload) it answers 202 and cancels after that long unless a resume of the stream
+   * arrives first.
    * @param req The request.
    * @param res The response.
    * @param streamId The id from the `x-stream-id` header.
    */
   cancel(req: IncomingMessage, res: ServerResponse, streamId: string): void {
-    void this.streams.delete({ owner: sessionOf(req).id, streamId }).then((found) => {
+    const owner = sessionOf(req).id;
+    const grace = Number(new URL(req.url ?? '', 'http://demo').searchParams.get('grace') ?? 0);
+    if (Number.isInteger(grace) && grace > 0 && grace <= MAX_CANCEL_GRACE_MS) {
+      clearTimeout(this.pendingCancels.get(streamId));
+      const timer = setTimeout(() => {
+        this.pendingCancels.delete(streamId);
+        void this.streams.delete({ owner, streamId });
+      }, grace);
+      this.pendingCancels.set(streamId, timer);
+      return void res.writeHead(202).end();
+    }
+    void this.streams.delete({ owner, streamId }).then((found) => {
       if (found) res.writeHead(204).end();
       else sendJson(res, 404, { error: 'This session has no answer stream with this id.' });
     });
@@ -133,6 +157,8 @@ export class ChatStreamEndpoints {
     // server shuts down (the page then sees a dropped connection).
     for (const response of this.responses) response.unsubscribe();
     this.responses.clear();
+    for (const timer of this.pendingCancels.values()) clearTimeout(timer);
+    this.pendingCancels.clear();
     this.streams.clear();
   }
 

@@ -14,6 +14,7 @@ import {
 import { SqliteChatMemoryRepository } from '../../lib/memory/sqlite/index.js';
 import type { ResumableStreamsOptions } from '../../lib/sse/index.js';
 import { ChatStreamEndpoints } from './chat-stream-endpoints.js';
+import { DemoTurns } from './demo-turns.js';
 import { createGetTimeTool } from './get-time-tool.js';
 import { OfflineDemoModel } from './offline-demo-model.js';
 import { sendJson } from './send-json.js';
@@ -115,7 +116,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const tools = [createGetTimeTool({ now }), createUsersRegisteredOnTool()];
   const client = ChatClient.builder(model)
     .defaultAdvisors(
-      new MessageChatMemoryAdvisor({ chatMemory }),
+      // Tool calls and results are kept too, so the history after a reload shows them.
+      new MessageChatMemoryAdvisor({ chatMemory, saveToolMessages: true }),
       new ToolCallingAdvisor({ emitToolEvents: true, maxRounds: 6 }),
     )
     .defaultTools(...tools)
@@ -125,15 +127,19 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     model: modelDescription,
     tools: tools.map(({ name, description }) => ({ name, description })),
   });
+  const turns = new DemoTurns(chatMemory);
   const chats = new ChatStreamEndpoints({
     chunksFor: (message, conversationId) =>
-      client
-        .prompt()
-        .system(systemText(now()))
-        .user(message)
-        .advisorParams({ conversationId })
-        .stream()
-        .chunks(),
+      turns.track(
+        conversationId,
+        client
+          .prompt()
+          .system(systemText(now()))
+          .user(message)
+          .advisorParams({ conversationId })
+          .stream()
+          .chunks(),
+      ),
     heartbeat,
     log,
     resume: { ttl: 30_000, maxBufferedFrames: 4000, ...options.resume },
@@ -156,12 +162,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       }
       if (path === '/api/info') return sendJson(res, 200, info);
       if (path === '/api/history') {
-        const messages = await chatMemory.get(sessionOf(req).id);
-        return sendJson(res, 200, {
-          messages: messages
-            .filter((m) => (m.role === 'user' || m.role === 'assistant') && m.content !== '')
-            .map(({ role, content }) => ({ role, content })),
-        });
+        return sendJson(res, 200, { messages: await turns.history(sessionOf(req).id) });
       }
     }
     if (req.method === 'POST' && path === '/api/chat') return chats.start(req, res);
@@ -169,7 +170,9 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     if (streamId !== undefined && req.method === 'GET') return chats.resume(req, res, streamId);
     if (streamId !== undefined && req.method === 'DELETE') return chats.cancel(req, res, streamId);
     if (req.method === 'POST' && path === '/api/reset') {
-      await chatMemory.clear(sessionOf(req).id);
+      const { id } = sessionOf(req);
+      await chatMemory.clear(id);
+      turns.forget(id);
       return sendJson(res, 200, { cleared: true });
     }
     sendJson(res, 404, { error: `No route ${req.method ?? ''} ${path}.` });

@@ -4,14 +4,17 @@ import { selectDemoModel } from './select-demo-model.js';
 
 async function main(): Promise<void> {
   const port = parsePort(process.env['PORT']);
+  const host = process.env['HOST'] || '127.0.0.1';
   const choice = await selectDemoModel();
   const server = await startDemoServer({
     port,
-    host: process.env['HOST'] || '127.0.0.1',
+    host,
     model: choice.model,
     modelDescription: choice.description,
     dataDir: process.env['DEMO_DATA_DIR'] || '.data',
     log: (line) => console.error(line),
+  }).catch((error: unknown) => {
+    throw listenError(error, port, host);
   });
   console.log(`rx-advisors demo with ${choice.description}`);
   console.log(`open ${server.url}  (Ctrl-C stops it)`);
@@ -34,6 +37,25 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** A listen failure in words: which port, and how to pick another. */
+function listenError(error: unknown, port: number, host: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const next = port === 65535 ? 3000 : port + 1;
+  if (code === 'EADDRINUSE') {
+    return new Error(
+      `Port ${port} on ${host} is already in use (another demo still running?). ` +
+        `Pick another port: PORT=${next} npm start, or PORT=0 npm start for any free port.`,
+    );
+  }
+  if (code === 'EACCES') {
+    return new Error(
+      `Not allowed to listen on port ${port} on ${host} (ports below 1024 need privileges). ` +
+        `Pick another port: PORT=3000 npm start, or PORT=0 npm start for any free port.`,
+    );
+  }
+  return error;
 }
 
 function parsePort(value: string | undefined): number {

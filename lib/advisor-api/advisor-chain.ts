@@ -54,13 +54,14 @@ class ChainLink implements AdvisorChain {
   constructor(
     readonly advisors: readonly Advisor[],
     private readonly index: number,
-    private readonly model: ChatModel,
+    readonly model: ChatModel,
   ) {}
 
   next(request: ChatRequest): Observable<ChatChunk> {
     return defer(() => {
       const advisor = this.advisors[this.index];
-      if (advisor === undefined) return this.model.stream(request);
+      // A request may name the model that answers it (FallbackAdvisor does, per attempt).
+      if (advisor === undefined) return (request.chatModel ?? this.model).stream(request);
       return advisor.advise(request, this.following());
     });
   }

@@ -1,5 +1,6 @@
 import type { Observable, OperatorFunction } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
+import type { ChatModel } from '../core/chat-model.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import { Order } from './order.js';
 import { validateAdvisorIdentity } from './validate-advisor-identity.js';
@@ -33,6 +34,8 @@ export interface AdvisorChain {
   copy(after: Advisor): AdvisorChain;
   /** Every advisor of the chain, sorted by order (registration order breaks ties). */
   readonly advisors: readonly Advisor[];
+  /** The model at the end of the chain, for observers (telemetry reads its `provider`). */
+  readonly model?: ChatModel | undefined;
 }
 
 /**

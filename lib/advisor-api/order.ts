@@ -37,4 +37,9 @@ export const Order = {
   DEFAULT: 0,
   /** Default order of `RetryAdvisor`: `LOWEST_PRECEDENCE - 1000`, next to the model, inside the loop. */
   RETRY: LOWEST_PRECEDENCE - 1000,
+  /**
+   * Default order of `FallbackAdvisor`: `LOWEST_PRECEDENCE - 2000`, inside the tool loop and
+   * just outside `RetryAdvisor`, so a model is retried first and replaced when retries fail.
+   */
+  FALLBACK: LOWEST_PRECEDENCE - 2000,
 } as const;

@@ -1,6 +1,28 @@
+import type { Observable } from 'rxjs';
 import type { Tool } from './tool.js';
+import type { ChatChunk } from './chat-chunk.js';
 import type { ChatOptions } from './chat-options.js';
 import type { Message } from './message.js';
+
+/**
+ * The model a request names to answer it: structurally a `ChatModel` (declared here so
+ * that `chat-model.ts`, which takes a `ChatRequest`, and this file do not import each other).
+ *
+ * @example
+ * ```ts
+ * import { ChatRequest, type RequestChatModel } from 'rx-advisors';
+ * import { MockChatModel } from 'rx-advisors/testing';
+ *
+ * const model: RequestChatModel = MockChatModel.script([{ text: 'Hi' }]);
+ * ChatRequest.create().withChatModel(model).chatModel === model; // true
+ * ```
+ */
+export interface RequestChatModel {
+  /** The provider's name. */
+  readonly provider: string;
+  /** Streams one model call (see `ChatModel.stream`). */
+  stream(request: ChatRequest): Observable<ChatChunk>;
+}
 
 /** The fields of a {@link ChatRequest}. */
 export interface ChatRequestInit {
@@ -11,6 +33,8 @@ export interface ChatRequestInit {
   context?: Map<string, unknown>;
   /** Values handed to every tool of the call as `ToolContext.values`. */
   toolContext?: Readonly<Record<string, unknown>>;
+  /** The model that answers this request instead of the chain's own (see `withChatModel`). */
+  chatModel?: RequestChatModel;
 }
 
 const EMPTY_OPTIONS: ChatOptions = Object.freeze({});
@@ -36,6 +60,12 @@ export class ChatRequest {
   readonly tools: readonly Tool[];
   readonly context: Map<string, unknown>;
   readonly toolContext: Readonly<Record<string, unknown>>;
+  /**
+   * The model that answers this request at the end of the chain, instead of the model the
+   * chain was built with; `undefined` (the usual case) means the chain's model. Set by
+   * `withChatModel` (what `FallbackAdvisor` does per attempt).
+   */
+  readonly chatModel: RequestChatModel | undefined;
 
   private constructor(
     messages: readonly Message[],
@@ -43,12 +73,14 @@ export class ChatRequest {
     tools: readonly Tool[],
     context: Map<string, unknown>,
     toolContext: Readonly<Record<string, unknown>>,
+    chatModel: RequestChatModel | undefined,
   ) {
     this.messages = messages;
     this.options = options;
     this.tools = tools;
     this.context = context;
     this.toolContext = toolContext;
+    this.chatModel = chatModel;
     Object.freeze(this);
   }
 
@@ -64,6 +96,7 @@ export class ChatRequest {
       init.tools ?? [],
       init.context ?? new Map<string, unknown>(),
       init.toolContext ?? EMPTY_RECORD,
+      init.chatModel,
     );
   }
 
@@ -73,7 +106,14 @@ export class ChatRequest {
    * @returns A new request sharing this one's context.
    */
   withMessages(messages: readonly Message[]): ChatRequest {
-    return new ChatRequest(messages, this.options, this.tools, this.context, this.toolContext);
+    return new ChatRequest(
+      messages,
+      this.options,
+      this.tools,
+      this.context,
+      this.toolContext,
+      this.chatModel,
+    );
   }
 
   /**
@@ -97,6 +137,7 @@ export class ChatRequest {
       this.tools,
       this.context,
       this.toolContext,
+      this.chatModel,
     );
   }
 
@@ -106,7 +147,14 @@ export class ChatRequest {
    * @returns A new request sharing this one's context.
    */
   withTools(tools: readonly Tool[]): ChatRequest {
-    return new ChatRequest(this.messages, this.options, tools, this.context, this.toolContext);
+    return new ChatRequest(
+      this.messages,
+      this.options,
+      tools,
+      this.context,
+      this.toolContext,
+      this.chatModel,
+    );
   }
 
   /**
@@ -115,7 +163,42 @@ export class ChatRequest {
    * @returns A new request sharing this one's context.
    */
   withToolContext(toolContext: Readonly<Record<string, unknown>>): ChatRequest {
-    return new ChatRequest(this.messages, this.options, this.tools, this.context, toolContext);
+    return new ChatRequest(
+      this.messages,
+      this.options,
+      this.tools,
+      this.context,
+      toolContext,
+      this.chatModel,
+    );
+  }
+
+  /**
+   * A copy answered by another model: the end of the chain streams `chatModel` instead of
+   * the chain's own model, after every advisor has run. `undefined` goes back to the
+   * chain's model.
+   *
+   * @example
+   * ```ts
+   * import { ChatRequest } from 'rx-advisors';
+   * import { MockChatModel } from 'rx-advisors/testing';
+   *
+   * const backup = MockChatModel.script([{ text: 'From the backup.' }]);
+   * const request = ChatRequest.create({ messages: [{ role: 'user', content: 'Hi' }] });
+   * request.withChatModel(backup).chatModel === backup; // true
+   * ```
+   * @param chatModel The model that answers, or `undefined` for the chain's model.
+   * @returns A new request sharing this one's context.
+   */
+  withChatModel(chatModel: RequestChatModel | undefined): ChatRequest {
+    return new ChatRequest(
+      this.messages,
+      this.options,
+      this.tools,
+      this.context,
+      this.toolContext,
+      chatModel,
+    );
   }
 
   /** The last user message's text, or `undefined` when there is none. */

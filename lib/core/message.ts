@@ -15,7 +15,26 @@ export interface ToolCall {
   name: string;
   /** The JSON text of the arguments, exactly as the model sent it. */
   arguments: string;
+  /**
+   * What the provider attached to the call and needs back with it in the next request,
+   * keyed by provider, opaque (the AI SDK bridge: Gemini's `{ google: { thoughtSignature } }`).
+   * Adapters that do not know a key ignore it.
+   */
+  providerMetadata?: ProviderMetadata;
 }
+
+/**
+ * Opaque data a provider attached to a tool call or a reasoning block, keyed by provider
+ * name (the AI SDK's `providerMetadata` / `providerOptions` shape); plain JSON.
+ *
+ * @example
+ * ```ts
+ * import type { ProviderMetadata } from 'rx-advisors';
+ *
+ * const metadata: ProviderMetadata = { google: { thoughtSignature: 'EqsFCqgF…' } };
+ * ```
+ */
+export type ProviderMetadata = Record<string, Record<string, unknown>>;
 
 /**
  * One block of model reasoning, kept so that providers that require it can be sent it back
@@ -67,6 +86,11 @@ export interface ReasoningPart {
    * ```
    */
   encryptedContent?: string;
+  /**
+   * What the provider attached to the block and needs back with it, keyed by provider
+   * (the AI SDK bridge: `{ anthropic: { signature } }`, `{ google: { thoughtSignature } }`).
+   */
+  providerMetadata?: ProviderMetadata;
 }
 
 /**

@@ -56,11 +56,7 @@ export class ResponseAssembler {
         this.addToolCallDelta(chunk.index, chunk.id, chunk.name, chunk.argumentsDelta);
         break;
       case 'tool-call':
-        (this.toolCalls ??= []).push({
-          id: chunk.id,
-          name: chunk.name,
-          arguments: chunk.arguments,
-        });
+        (this.toolCalls ??= []).push(toToolCall(chunk));
         break;
       case 'usage':
         (this.usage ??= new UsageAccumulator()).add(chunk.usage);
@@ -159,7 +155,15 @@ function toReasoningPart(chunk: ReasoningPart): ReasoningPart {
   if (chunk.redactedData !== undefined) part.redactedData = chunk.redactedData;
   if (chunk.id !== undefined) part.id = chunk.id;
   if (chunk.encryptedContent !== undefined) part.encryptedContent = chunk.encryptedContent;
+  if (chunk.providerMetadata !== undefined) part.providerMetadata = chunk.providerMetadata;
   return part;
+}
+
+function toToolCall(chunk: ToolCall): ToolCall {
+  const call: ToolCall = { id: chunk.id, name: chunk.name, arguments: chunk.arguments };
+  // Opaque provider data (a Gemini thought signature) goes back with the call next round.
+  if (chunk.providerMetadata !== undefined) call.providerMetadata = chunk.providerMetadata;
+  return call;
 }
 
 function assertNever(value: never): never {

@@ -17,11 +17,7 @@ const MARKER = Symbol.for('rx-advisors.error.ResumableStreamError');
  * ```
  */
 export type ResumableStreamErrorReason =
-  | 'not-found'
-  | 'ended'
-  | 'evicted'
-  | 'ahead'
-  | 'invalid-event-id';
+  'not-found' | 'ended' | 'evicted' | 'ahead' | 'invalid-event-id';
 
 /**
  * A resumable stream cannot be read (see {@link ResumableStreamErrorReason}). Stores raise it

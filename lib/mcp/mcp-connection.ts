@@ -8,7 +8,6 @@ import { McpConnectionError } from '../errors/mcp-connection-error.js';
 import {
   describeServer,
   type McpHttpServer,
-  type McpServer,
   type McpStdioServer,
   type ResolvedMcpToolSourceOptions,
 } from './mcp-tool-source-options.js';
@@ -93,12 +92,16 @@ export class McpConnection {
     client.onclose = () => {
       // The server went away (a crashed child, a closed stream): the next caller reconnects.
       if (this.current === undefined) return;
-      void this.current.then((open) => {
-        if (open === client && !this.closed) {
-          this.current = undefined;
-          this.onToolsChanged();
-        }
-      });
+      const current = this.current;
+      current.then(
+        (open) => {
+          if (open === client && this.current === current) {
+            this.current = undefined;
+            this.onToolsChanged();
+          }
+        },
+        () => {}, // a failed connect already reported its error to the caller
+      );
     };
     try {
       await client.connect(createTransport(server), { timeout: this.options.connectTimeout });
@@ -130,7 +133,8 @@ function createTransport(server: McpStdioServer | McpHttpServer): Transport {
     });
   }
   const url = new URL(server.url);
-  const requestInit: RequestInit = server.headers === undefined ? {} : { headers: { ...server.headers } };
+  const requestInit: RequestInit =
+    server.headers === undefined ? {} : { headers: { ...server.headers } };
   return server.transport === 'sse'
     ? new SSEClientTransport(url, { requestInit })
     : new StreamableHTTPClientTransport(url, { requestInit });

@@ -56,7 +56,8 @@ export function mcpResultText(result: unknown, options: McpResultTextOptions): s
 
 /** One content part as text; anything the model cannot read becomes a short reference. */
 function partText(part: unknown, toolName: string): string {
-  if (typeof part !== 'object' || part === null) throw malformed(toolName, 'a content part is not an object');
+  if (typeof part !== 'object' || part === null)
+    throw malformed(toolName, 'a content part is not an object');
   const p = part as Record<string, unknown>;
   switch (p['type']) {
     case 'text':

@@ -1,5 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Rules, validateOptions, withDefaults, type OptionRules } from '../core/validate-options.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../core/validate-options.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Tool, ToolContext } from '../core/tool.js';
+import { withoutMetaSchema } from '../schema/schema-validator.js';
 import { tool } from '../tools/tool-fn.js';
 import type { McpConnection } from './mcp-connection.js';
 import { mcpResultText } from './mcp-result-text.js';
@@ -23,7 +24,7 @@ export function createMcpTool(
   return tool<unknown, string>({
     name,
     description: info.description ?? info.title ?? '',
-    parameters: info.inputSchema as never,
+    parameters: withoutMetaSchema(info.inputSchema) as never,
     execute: async (args: unknown, context: ToolContext) => {
       const client = await connection.client();
       const result = await callTool(client, info.name, name, args, context, options).catch(
@@ -70,7 +71,13 @@ async function callTool(
         : {
             onprogress: ({ progress, total, message }) => {
               try {
-                onProgress({ toolName: name, toolCallId: context.toolCallId, progress, total, message });
+                onProgress({
+                  toolName: name,
+                  toolCallId: context.toolCallId,
+                  progress,
+                  total,
+                  message,
+                });
               } catch (error) {
                 // Thrown inside the SDK's notification handler it would be lost: fail the call.
                 progressError ??= { error };

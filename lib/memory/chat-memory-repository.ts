@@ -59,4 +59,15 @@ export interface ChatMemoryRepository {
    * @returns A Promise that resolves once it is gone.
    */
   deleteByConversationId(conversationId: string): Promise<void>;
+  /**
+   * Optional: reads a conversation, applies `change` and writes the result as ONE atomic
+   * step against every other writer, in this process or another (a row lock, a
+   * check-and-set). `MessageWindowChatMemory` uses it when present, so that two instances
+   * appending to one conversation at once lose nothing; without it, its read and write are
+   * serialised in this process only. `change` may be called again after a conflict.
+   * @param conversationId The conversation to change.
+   * @param change From the stored messages to the new complete content.
+   * @returns A Promise that resolves once the new content is durable.
+   */
+  update?(conversationId: string, change: (stored: Message[]) => readonly Message[]): Promise<void>;
 }

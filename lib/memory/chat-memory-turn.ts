@@ -32,7 +32,7 @@ export interface ChatMemoryTurnOptions {
   prepare: (request: ChatRequest, history: Message[]) => ChatRequest;
   /** Ordered inside the tool loop: one turn is one round, and its tool calls are kept. */
   insideToolLoop: boolean;
-  /** Outside the loop: also save the loop's messages (`ContextKeys.TOOL_LOOP_MESSAGES`) of this run. */
+  /** Outside the loop: also save the loop's messages (its `ToolLoopTranscript`) of this run. */
   saveToolMessages: boolean;
 }
 

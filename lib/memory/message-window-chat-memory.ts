@@ -100,10 +100,14 @@ export class MessageWindowChatMemory implements ChatMemory {
       const id = checkId(conversationId);
       const added = checkMessages(messages);
       if (added.length === 0) return Promise.resolve();
-      return this.queue.run(id, async () => {
-        const stored = await this.repository.findByConversationId(id);
+      const change = (stored: Message[]): Message[] => {
         const kept = added.some(isSystem) ? stored.filter((m) => !isSystem(m)) : stored;
-        await this.repository.saveAll(id, messageWindow([...kept, ...added], this.maxMessages));
+        return messageWindow([...kept, ...added], this.maxMessages);
+      };
+      return this.queue.run(id, async () => {
+        // A repository that can change a conversation atomically keeps other processes' turns too.
+        if (this.repository.update !== undefined) return this.repository.update(id, change);
+        await this.repository.saveAll(id, change(await this.repository.findByConversationId(id)));
       });
     });
   }

@@ -29,6 +29,7 @@ export function framesToReadableStream(
   let stall: Subscription | undefined;
 
   const fail = (error: SlowClientError): void => {
+    stall?.unsubscribe();
     subscription.unsubscribe();
     pending.length = 0;
     controller.error(error);
@@ -77,7 +78,10 @@ export function framesToReadableStream(
                   hold(frame);
                 }
               },
-              error: (error: unknown) => controller.error(error),
+              error: (error: unknown) => {
+                stall?.unsubscribe();
+                controller.error(error);
+              },
               complete: () => {
                 completed = true;
                 if (waiting) controller.close();

@@ -91,8 +91,8 @@ export class InMemoryResumableStreamStore implements ResumableStreamStore {
 
   create(key: ResumableStreamKey, info: ResumableStreamInfo): void {
     const { owner, streamId } = key;
-    const own = this.owners.get(owner);
-    own?.get(streamId)?.dispose(); // replacing: only the owner can reach its own key
+    this.owners.get(owner)?.get(streamId)?.dispose(); // replacing: only the owner reaches its key
+    const own = this.owners.get(owner); // read after the dispose, which may drop the owner's map
     const { maxStreamsPerOwner, maxStreams } = this.options;
     if (own !== undefined && own.size >= maxStreamsPerOwner) {
       let oldestFinished: InMemoryStreamEntry | undefined;
@@ -111,6 +111,7 @@ export class InMemoryResumableStreamStore implements ResumableStreamStore {
       if (this.entries.size < maxStreams) break;
       oldest.dispose();
     }
+    const owned = this.owners.get(owner);
     const entry = new InMemoryStreamEntry({
       owner,
       streamId,
@@ -121,8 +122,8 @@ export class InMemoryResumableStreamStore implements ResumableStreamStore {
       onDispose: (gone) => this.remove(gone),
     });
     this.entries.add(entry);
-    if (own === undefined) this.owners.set(owner, new Map([[streamId, entry]]));
-    else own.set(streamId, entry);
+    if (owned === undefined) this.owners.set(owner, new Map([[streamId, entry]]));
+    else owned.set(streamId, entry);
   }
 
   get(key: ResumableStreamKey): ResumableStreamInfo | undefined {

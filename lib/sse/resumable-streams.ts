@@ -187,8 +187,9 @@ export class ResumableStreams {
         info === undefined
           ? throwError(() => streamNotFound(key.streamId))
           : this.resumeFrames(key, info, options.lastEventId, heartbeat);
-      return (isPromiseLike(lookup) ? from(lookup).pipe(switchMap(answer)) : answer(lookup))
-        .subscribe(subscriber);
+      return (
+        isPromiseLike(lookup) ? from(lookup).pipe(switchMap(answer)) : answer(lookup)
+      ).subscribe(subscriber);
     });
   }
 
@@ -289,7 +290,11 @@ export class ResumableStreams {
     return this.store.read(key, after).pipe(
       catchError((error: unknown) =>
         // A store's own failure may name hosts or credentials: only our texts go out.
-        of(encoder.resumeError(ResumableStreamError.isInstance(error) ? error.message : RESUME_FAILED)),
+        of(
+          encoder.resumeError(
+            ResumableStreamError.isInstance(error) ? error.message : RESUME_FAILED,
+          ),
+        ),
       ),
       withHeartbeat(heartbeat),
     );

@@ -68,7 +68,8 @@ export async function resumeToWebResponse(answer: ResumeAnswer): Promise<Respons
   } catch {
     return new Response(null, { status: 503 });
   }
-  if (info === undefined) return new Response(null, { status: 204, headers: answer.headers(undefined) });
+  if (info === undefined)
+    return new Response(null, { status: 204, headers: answer.headers(undefined) });
   return new Response(framesToReadableStream(answer.frames(info), answer.connection), {
     status: 200,
     headers: answer.headers(info),

@@ -42,7 +42,10 @@ describe('ResumableStreams (marbles)', () => {
     newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const streams = new ResumableStreams({ ttl: 5 });
       const source = cold('-a-b-c-d-', chunks);
-      expectObservable(streams.start(key('s'), source, { heartbeat: false }), '^-!').toBe('-A-', frames);
+      expectObservable(streams.start(key('s'), source, { heartbeat: false }), '^-!').toBe(
+        '-A-',
+        frames,
+      );
       // The client left at 2; nobody came back within 5 ms: the model is unsubscribed at 7.
       expectSubscriptions(source.subscriptions).toBe('^------!');
     });
@@ -52,7 +55,10 @@ describe('ResumableStreams (marbles)', () => {
     newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const streams = new ResumableStreams({ ttl: 5 });
       const source = cold('-a-b-c-d|', chunks);
-      expectObservable(streams.start(key('s'), source, { heartbeat: false }), '^-!').toBe('-A-', frames);
+      expectObservable(streams.start(key('s'), source, { heartbeat: false }), '^-!').toBe(
+        '-A-',
+        frames,
+      );
       expectObservable(resumeLater(streams, 's', '1'), '----^').toBe('----BC-D(E|)', {
         ...frames,
         E: `id: 5\nevent: done\ndata: {}\n\n`,
@@ -61,7 +67,7 @@ describe('ResumableStreams (marbles)', () => {
     });
   });
 
-  it('heartbeats reach live clients but are neither buffered nor numbered', () => {
+  it('heartbeats are per connection: neither stored nor numbered; a resumed client gets its own', () => {
     newScheduler().run(({ cold, expectObservable }) => {
       const streams = new ResumableStreams({ ttl: 50 });
       const source = cold('-a---b', chunks);
@@ -69,7 +75,10 @@ describe('ResumableStreams (marbles)', () => {
         '-Ah-hBh',
         frames,
       );
-      expectObservable(resumeLater(streams, 's', '0'), '--------^-!').toBe('--------(ABh)', frames);
+      expectObservable(resumeLater(streams, 's', '0', 5), '--------^-----!').toBe(
+        '--------(AB)-h',
+        frames,
+      );
     });
   });
 

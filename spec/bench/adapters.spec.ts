@@ -11,7 +11,7 @@ import type { BenchAdapter } from '../../bench/harness/types';
 // Not a benchmark: every bench adapter runs once on a small size and must produce the
 // expected text, so a broken adapter fails CI instead of publishing a meaningless number.
 // The LangChain adapter needs the bench's own dependencies (bench/package.json), which
-// `npm run lint` and `npm run bench` install; after a bare `npm ci` it is reported skipped.
+// `npm run lint` and `npm run bench` install; after a bare `npm ci` it is listed as a todo.
 const langchainInstalled = existsSync(
   join(__dirname, '..', '..', 'bench', 'node_modules', '@langchain', 'core', 'package.json'),
 );

@@ -1,5 +1,7 @@
 // `npm start` as a user runs it: a real process that prints its URL and stops on Ctrl-C.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { postChat, tempDataDir } from './demo-test-kit';
 
@@ -63,6 +65,23 @@ describe('npm start (examples/demo/main.ts)', () => {
       );
     } finally {
       run.child.kill('SIGKILL');
+    }
+  });
+
+  it('says which port is busy and how to pick another', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = busy.address() as AddressInfo;
+      const run = startMain({ PORT: String(port) });
+      expect(await run.exited).toBe(1);
+      expect(run.output()).toContain(
+        `Port ${port} on 127.0.0.1 is already in use (another demo still running?). ` +
+          `Pick another port: PORT=${port + 1} npm start, or PORT=0 npm start for any free port.`,
+      );
+      expect(run.output()).not.toContain('EADDRINUSE');
+    } finally {
+      busy.close();
     }
   });
 

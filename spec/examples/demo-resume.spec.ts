@@ -92,9 +92,16 @@ describe('demo server: resumable chat streams', () => {
     expect(watch).toEqual({ calls: 2, completed: 2, unsubscribed: 0 });
 
     const history = await fetchJson(running.url, 'api/history', { cookie });
+    // Saved once: the question, the tool call and its result, the answer with its usage.
     expect(history.json.messages).toEqual([
       { role: 'user', content: 'What time is it in Paris?' },
-      { role: 'assistant', content: PARIS_ANSWER },
+      { role: 'assistant', content: '', toolCalls: [expect.objectContaining({ name: 'getTime' })] },
+      expect.objectContaining({ role: 'tool', name: 'getTime' }),
+      {
+        role: 'assistant',
+        content: PARIS_ANSWER,
+        summary: expect.objectContaining({ finish: 'stop', rounds: 2 }),
+      },
     ]);
 
     // A finished stream stays resumable for the ttl: no Last-Event-ID replays it all.

@@ -5,6 +5,7 @@ import {
   type Message,
 } from '../../lib/index';
 import { YieldingRepository } from './support/memory-test-kit';
+import { chatMemoryRepositoryContract } from './support/chat-memory-repository-contract';
 
 const sys = (content: string): Message => ({ role: 'system', content });
 const u = (content: string): Message => ({ role: 'user', content });
@@ -149,3 +150,8 @@ describe('InMemoryChatMemoryRepository', () => {
     ]);
   });
 });
+
+chatMemoryRepositoryContract(
+  'InMemoryChatMemoryRepository',
+  () => new InMemoryChatMemoryRepository(),
+);

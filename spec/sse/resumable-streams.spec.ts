@@ -164,7 +164,9 @@ describe('ResumableStreams', () => {
     const ok = parseSse(await framesText(streams.resume(key('s3'), { lastEventId: 3 }))).events;
     expect(ok.map((event) => event.id)).toEqual(['4', '5', '6']);
     for (const bad of ['abc', '-1', '1.5', '99']) {
-      const events = parseSse(await framesText(streams.resume(key('s3'), { lastEventId: bad }))).events;
+      const events = parseSse(
+        await framesText(streams.resume(key('s3'), { lastEventId: bad })),
+      ).events;
       expect(events.map((event) => event.event)).toEqual(['error']);
     }
   });

@@ -17,7 +17,9 @@ describe('ToolCallingAdvisor options', () => {
   });
 
   it('keeps a default for an option set to undefined', () => {
-    expect(resolveToolCallingAdvisorOptions({ toolTimeout: undefined }).toolTimeout).toBe(300_000);
+    expect(resolveToolCallingAdvisorOptions({ toolTimeout: undefined } as never).toolTimeout).toBe(
+      300_000,
+    );
   });
 
   it('accepts Infinity to turn the tool timeout off', () => {

@@ -7,6 +7,9 @@
 
 const RESUME_ATTEMPTS = 5; // reconnects in a row without a new event before giving up
 const RESUME_BACKOFF_MS = 250; // doubled on each attempt in a row: 250 ms … 4 s
+const MAX_MESSAGE_LENGTH = 4000; // the server's limit (examples/demo/read-chat-message.ts)
+// The answer being streamed, kept for this tab (sessionStorage): a reload resumes it.
+const ACTIVE_KEY = 'rx-advisors-demo.active';
 
 const log = document.getElementById('log');
 const form = document.getElementById('ask');
@@ -14,7 +17,9 @@ const input = document.getElementById('message');
 const sendButton = document.getElementById('send');
 const stopButton = document.getElementById('stop');
 const resetButton = document.getElementById('reset');
+const inputHint = document.getElementById('input-hint');
 let running; // the answer being streamed: { controller, streamId, answered, stopRequested }
+let leaving = false; // pagehide: keep the active stream's id for the next page (a reload)
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -71,18 +76,28 @@ function sseParser(onEvent) {
   };
 }
 
+// What is known of an answer, and nothing else: a stopped answer may have no usage yet.
 function describeUsage(state) {
   const u = state.usage || {};
-  const count = (n) => (typeof n === 'number' ? String(n) : '?');
-  const parts = [
-    `usage: ${count(u.inputTokens)} in`,
-    `${count(u.outputTokens)} out`,
-    `${count(u.totalTokens)} total tokens`,
-  ];
+  const known = (n) => typeof n === 'number';
+  const parts = [];
+  if (known(u.inputTokens) && known(u.outputTokens)) {
+    parts.push(`usage: ${u.inputTokens} in`, `${u.outputTokens} out`);
+    if (known(u.totalTokens)) parts.push(`${u.totalTokens} total tokens`);
+  } else if (known(u.totalTokens)) parts.push(`usage: ${u.totalTokens} tokens`);
   if (state.rounds !== undefined)
     parts.push(`${state.rounds} model call${state.rounds === 1 ? '' : 's'}`);
   if (state.finish) parts.push(`finish: ${state.finish}`);
+  if (state.interrupted) parts.push(state.interrupted);
   return parts.join(' · ');
+}
+
+// A failed fetch() says only "Failed to fetch" (a TypeError): say what it means here.
+function describeError(error) {
+  if (error instanceof TypeError) {
+    return 'could not reach the demo server. Is it still running? Start it again with npm start, then resend.';
+  }
+  return error.message;
 }
 
 function renderChunk(view, state, type, chunk) {
@@ -161,8 +176,9 @@ function wait(ms, signal) {
 
 // Ends a stream on the server (its model request and tools are aborted). `keepalive` lets
 // the request finish while the page unloads.
-function cancelStream(streamId) {
-  return fetch(`/api/chat/${encodeURIComponent(streamId)}`, {
+function cancelStream(streamId, graceMs) {
+  const grace = graceMs === undefined ? '' : `?grace=${graceMs}`;
+  return fetch(`/api/chat/${encodeURIComponent(streamId)}${grace}`, {
     method: 'DELETE',
     keepalive: true,
   }).catch(() => undefined);
@@ -185,15 +201,33 @@ async function resumeStream(streamId, lastEventId, signal) {
   return response.ok ? response : undefined;
 }
 
-async function ask(message) {
+function saveActive(streamId, message) {
+  try {
+    if (streamId) sessionStorage.setItem(ACTIVE_KEY, JSON.stringify({ streamId, message }));
+    else sessionStorage.removeItem(ACTIVE_KEY);
+  } catch {
+    // storage disabled: a reload then shows the answer from the history once it is saved
+  }
+}
+
+function loadActive() {
+  try {
+    return JSON.parse(sessionStorage.getItem(ACTIVE_KEY) || 'null');
+  } catch {
+    return null;
+  }
+}
+
+// `resumeId`: continue a stream this tab started before a reload (replayed from its start).
+async function ask(message, resumeId) {
   addUserMessage(message);
   const view = addAssistantMessage();
   view.root.classList.add('streaming');
   const state = { toolCalls: new Map(), usage: undefined, rounds: undefined, finish: undefined };
   const run = {
     controller: new AbortController(),
-    streamId: undefined,
-    answered: false,
+    streamId: resumeId,
+    answered: resumeId !== undefined,
     stopRequested: false,
   };
   const { signal } = run.controller;
@@ -204,23 +238,32 @@ async function ask(message) {
   let ended = false; // `done` or `error` arrived: nothing to resume
   const onEvent = (type, data, id) => {
     if (id !== undefined) lastEventId = id;
-    if (type === 'done' || type === 'error') ended = true;
+    if (type === 'done' || type === 'error') {
+      ended = true;
+      saveActive(undefined); // finished: a reload now finds it in the history
+    }
     events++;
     renderChunk(view, state, type, JSON.parse(data));
   };
   try {
-    let response = await fetch('/api/chat', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ message }),
-      signal,
-    });
-    if (!response.ok) {
-      const body = await response.json().catch(() => ({}));
-      throw new Error(body.error || `HTTP ${response.status}`);
+    let response;
+    if (resumeId === undefined) {
+      response = await fetch('/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message }),
+        signal,
+      });
+      if (!response.ok) {
+        const body = await response.json().catch(() => ({}));
+        throw new Error(body.error || `the server answered HTTP ${response.status}.`);
+      }
+      run.streamId = response.headers.get('x-stream-id') || undefined;
+      run.answered = true;
+    } else {
+      response = await resumeStream(resumeId, undefined, signal);
     }
-    run.streamId = response.headers.get('x-stream-id') || undefined;
-    run.answered = true;
+    saveActive(run.streamId, message);
     if (run.stopRequested) stop(run); // Stop was pressed before the stream had an id
     let attempt = 0;
     for (;;) {
@@ -245,10 +288,12 @@ async function ask(message) {
     }
   } catch (error) {
     const stopped = signal.aborted;
+    state.interrupted = stopped ? 'stopped' : 'failed';
     view.answer.append(
-      element('div', 'failure', stopped ? '(stopped)' : `Error: ${error.message}`),
+      element('div', 'failure', stopped ? '(stopped)' : `Error: ${describeError(error)}`),
     );
   } finally {
+    if (!leaving) saveActive(undefined);
     view.root.classList.remove('streaming', 'resuming');
     view.connection.textContent = '';
     view.usage.textContent = describeUsage(state);
@@ -275,19 +320,35 @@ function setBusy(busy) {
   if (!busy) input.focus();
 }
 
+// Over-long input is not cut silently: say how long it is, and refuse to send it.
+function checkLength() {
+  const length = input.value.length;
+  const tooLong = length > MAX_MESSAGE_LENGTH;
+  inputHint.hidden = !tooLong;
+  inputHint.textContent = tooLong
+    ? `Your message has ${length.toLocaleString('en')} characters; the demo accepts at most ${MAX_MESSAGE_LENGTH.toLocaleString('en')}. Shorten it to send it.`
+    : '';
+  return !tooLong;
+}
+input.addEventListener('input', checkLength);
+
 form.addEventListener('submit', (event) => {
   event.preventDefault();
   const message = input.value.trim();
-  if (!message || running) return;
+  if (!message || running || !checkLength()) return;
   input.value = '';
   void ask(message);
 });
 
 stopButton.addEventListener('click', () => running && stop(running));
 
-// Closing or leaving the page cancels the answer being streamed, as Stop does.
+// Leaving the page cancels the answer unless the page comes back: pagehide cannot tell a
+// reload from a closed tab, so it asks the server to cancel in 3 s; a reloaded page resumes
+// the stream (sessionStorage keeps its id) before that, which calls the cancel off.
+const LEAVE_GRACE_MS = 3000;
 window.addEventListener('pagehide', () => {
-  if (running && running.streamId) void cancelStream(running.streamId);
+  leaving = true;
+  if (running && running.streamId) void cancelStream(running.streamId, LEAVE_GRACE_MS);
 });
 
 resetButton.addEventListener('click', async () => {
@@ -302,12 +363,56 @@ async function start() {
     fetch('/api/history').then((r) => r.json()),
   ]);
   document.getElementById('model').textContent = info.model;
-  for (const message of history.messages) {
-    if (message.role === 'user') addUserMessage(message.content);
-    else addAssistantMessage().answer.textContent = message.content;
-  }
+  renderHistory(history.messages);
   document.body.dataset.ready = 'true';
   scrollDown();
+  const active = loadActive();
+  if (active && active.streamId && !isAnswered(history.messages, active.message)) {
+    void ask(active.message, active.streamId);
+  } else saveActive(undefined);
+}
+
+// Whether the history already ends with this question answered (the stream finished while
+// the page reloaded): then there is nothing to resume.
+function isAnswered(messages, question) {
+  let last = -1;
+  messages.forEach((m, i) => {
+    if (m.role === 'user') last = i;
+  });
+  return (
+    last >= 0 &&
+    messages[last].content === question &&
+    messages.slice(last + 1).some((m) => m.role === 'assistant' && !m.toolCalls)
+  );
+}
+
+// The saved conversation: questions, tool calls with their results, answers with what is
+// known of their usage.
+function renderHistory(messages) {
+  let view; // the assistant bubble of the current turn
+  const state = { toolCalls: new Map() };
+  for (const message of messages) {
+    if (message.role === 'user') {
+      addUserMessage(message.content);
+      view = undefined;
+      state.toolCalls = new Map();
+      continue;
+    }
+    view = view || addAssistantMessage();
+    if (message.role === 'tool') {
+      renderChunk(view, state, 'tool-result', {
+        id: message.toolCallId,
+        content: message.content,
+        isError: message.isError,
+      });
+    } else if (message.toolCalls) {
+      for (const call of message.toolCalls) renderChunk(view, state, 'tool-call', call);
+    } else {
+      view.answer.textContent = message.content;
+      view.usage.textContent = describeUsage(message.summary || {});
+      view = undefined;
+    }
+  }
 }
 
 void start();

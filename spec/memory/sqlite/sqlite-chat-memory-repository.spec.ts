@@ -13,6 +13,7 @@ import {
 } from '../../../lib/index';
 import { SqliteChatMemoryRepository } from '../../../lib/memory/sqlite/index';
 import { MockChatModel } from '../../../lib/testing/index';
+import { chatMemoryRepositoryContract } from '../support/chat-memory-repository-contract';
 
 const conversation: Message[] = [
   { role: 'system', content: 'Be brief.' },
@@ -274,3 +275,8 @@ describe('SqliteChatMemoryRepository', () => {
     });
   });
 });
+
+chatMemoryRepositoryContract(
+  'SqliteChatMemoryRepository',
+  () => new SqliteChatMemoryRepository({ database: new Database(':memory:') }),
+);

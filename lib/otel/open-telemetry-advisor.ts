@@ -1,0 +1,229 @@
+import {
+  context,
+  metrics as globalMetrics,
+  SpanKind,
+  trace,
+  type Attributes,
+  type MeterProvider,
+  type Tracer,
+} from '@opentelemetry/api';
+import { defer, tap, type Observable } from 'rxjs';
+import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
+import { AdvisorParams } from '../advisor-api/advisor-params.js';
+import { ContextKeys } from '../advisor-api/context-keys.js';
+import type { ChatChunk } from '../core/chat-chunk.js';
+import type { ChatRequest } from '../core/chat-request.js';
+import type { Usage } from '../core/usage.js';
+import { validateOptions, withDefaults } from '../core/validate-options.js';
+import { toAttributes, toAttributeValue } from './attribute-value.js';
+import { CallTelemetry, type TelemetrySettings } from './call-telemetry.js';
+import { GenAi, RxAttributes } from './gen-ai-conventions.js';
+import {
+  OPEN_TELEMETRY_ADVISOR_DEFAULTS,
+  OPEN_TELEMETRY_ADVISOR_RULES,
+  TelemetryParams,
+  type OpenTelemetryAdvisorOptions,
+} from './open-telemetry-advisor-options.js';
+import { subscribeInContext } from './subscribe-in-context.js';
+import { TelemetryMetrics } from './telemetry-metrics.js';
+import { TelemetrySpan } from './telemetry-span.js';
+import { toolSpanInterceptor } from './tool-span-interceptor.js';
+import { TracedChain } from './traced-chain.js';
+
+/** The instrumentation scope of every span and instrument. */
+const SCOPE = 'rx-advisors';
+
+type ResolvedOptions = typeof OPEN_TELEMETRY_ADVISOR_DEFAULTS & OpenTelemetryAdvisorOptions;
+
+/**
+ * OpenTelemetry traces and metrics for a ChatClient, following the GenAI semantic
+ * conventions (1.45.0): one span per call (the whole stream), a `chat {model}` span per
+ * model call (each tool-loop round, each retry), an `execute_tool {name}` span per tool
+ * execution (a child of the model call that asked for it, and the active context while
+ * the tool runs), optional advisor spans, `retry` chunks as span events, and the GenAI
+ * client metrics. Place it outermost (its default order). Every span ends exactly once:
+ * on completion, on error (status ERROR, `error.type`) or on unsubscribe
+ * (`rx_advisors.cancelled`). A broken tracer, processor or meter never breaks the stream.
+ * See docs/observability.md.
+ *
+ * @example
+ * ```ts
+ * import { ChatClient } from 'rx-advisors';
+ * import { OpenTelemetryAdvisor } from 'rx-advisors/otel';
+ *
+ * const client = ChatClient.builder(model)
+ *   .defaultAdvisors(new OpenTelemetryAdvisor({ recordContent: false }))
+ *   .build();
+ * ```
+ */
+export class OpenTelemetryAdvisor implements Advisor {
+  readonly name: string;
+  readonly order: number;
+  private readonly options: ResolvedOptions;
+  private readonly tracer: Tracer;
+  private readonly ownMetrics: TelemetryMetrics | undefined;
+  private globalMetrics: { provider: MeterProvider; metrics: TelemetryMetrics } | undefined;
+
+  /** @param options Providers, content recording, advisor spans, attributes; all optional. */
+  constructor(options: OpenTelemetryAdvisorOptions = {}) {
+    this.options = withDefaults(
+      OPEN_TELEMETRY_ADVISOR_DEFAULTS,
+      validateOptions(options, OPEN_TELEMETRY_ADVISOR_RULES),
+    );
+    this.name = this.options.name;
+    this.order = this.options.order;
+    // The global provider is a proxy: a provider registered later still receives spans.
+    this.tracer = (this.options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
+    const { meterProvider } = this.options;
+    this.ownMetrics =
+      meterProvider === undefined ? undefined : new TelemetryMetrics(meterProvider.getMeter(SCOPE));
+  }
+
+  /**
+   * Runs the rest of the chain inside the call span, with model-call, tool and advisor
+   * spans; passes every chunk through unchanged.
+   * @param request The call's request.
+   * @param chain The rest of the chain.
+   * @returns The chain's chunks.
+   */
+  advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
+    return defer(() => {
+      if (request.context.get(TelemetryParams.ENABLED) === false) return chain.next(request);
+      const position = chain.advisors.indexOf(this);
+      const provider = (request.chatModel ?? chain.model)?.provider;
+      const settings = this.settings();
+      const span = TelemetrySpan.start(
+        this.tracer,
+        `${GenAi.OPERATION_INVOKE_WORKFLOW} ${this.name}`,
+        { kind: SpanKind.INTERNAL, attributes: this.callAttributes(request, provider) },
+        context.active(),
+      );
+      const metricAttributes: Attributes = { [GenAi.OPERATION_NAME]: GenAi.OPERATION_CHAT };
+      if (provider !== undefined) metricAttributes[GenAi.PROVIDER_NAME] = provider;
+      const call = new CallTelemetry(settings, span, metricAttributes);
+      let downstream$: Observable<ChatChunk>;
+      if (position === -1) {
+        // A chain that does not list this advisor: only the call span is possible.
+        downstream$ = chain.next(request);
+      } else {
+        const last = chain.advisors[chain.advisors.length - 1];
+        const end = last === undefined || last === this ? chain : chain.copy(last);
+        request.context.set(ContextKeys.TOOL_CALL_INTERCEPTOR, toolSpanInterceptor(call));
+        downstream$ = new TracedChain(chain.advisors, position + 1, end, call, span.context).next(
+          request,
+        );
+      }
+      return subscribeInContext(downstream$, span.context).pipe(this.observeCall(call));
+    });
+  }
+
+  private observeCall(
+    call: CallTelemetry,
+  ): (source: Observable<ChatChunk>) => Observable<ChatChunk> {
+    const { span } = call;
+    const { recordContent, maxAttributeLength } = call.settings;
+    let usage: Usage | undefined;
+    let finishReason: string | undefined;
+    const outcome = (): Attributes => {
+      const attributes: Attributes = { [RxAttributes.ROUNDS]: call.modelCalls };
+      if (finishReason !== undefined) {
+        attributes[GenAi.RESPONSE_FINISH_REASONS] = [finishReason.replace(/-/g, '_')];
+      }
+      if (usage?.inputTokens !== undefined)
+        attributes[GenAi.USAGE_INPUT_TOKENS] = usage.inputTokens;
+      if (usage?.outputTokens !== undefined) {
+        attributes[GenAi.USAGE_OUTPUT_TOKENS] = usage.outputTokens;
+      }
+      return attributes;
+    };
+    return tap({
+      next: (chunk) => {
+        switch (chunk.type) {
+          case 'usage':
+            usage = chunk.usage;
+            break;
+          case 'finish':
+            finishReason = chunk.reason;
+            break;
+          case 'retry': {
+            const attributes: Attributes = {
+              [RxAttributes.RETRY_ATTEMPT]: chunk.attempt,
+              [RxAttributes.RETRY_ADVISOR]: chunk.advisor,
+            };
+            if (chunk.delay !== undefined) attributes[RxAttributes.RETRY_DELAY] = chunk.delay;
+            const reason = recordContent
+              ? toAttributeValue(chunk.reason, maxAttributeLength)
+              : undefined;
+            if (reason !== undefined) attributes[RxAttributes.RETRY_REASON] = reason;
+            span.event(RxAttributes.EVENT_RETRY, attributes);
+            break;
+          }
+          default:
+            break;
+        }
+      },
+      complete: () => {
+        span.end(outcome());
+        call.settings.metrics.rounds(call.modelCalls, call.metricAttributes);
+      },
+      error: (error: unknown) => {
+        span.fail(error, outcome());
+        call.settings.metrics.rounds(call.modelCalls, call.metricAttributes);
+      },
+      unsubscribe: () => {
+        span.set(outcome());
+        span.cancel();
+      },
+    });
+  }
+
+  private settings(): TelemetrySettings {
+    const { recordContent, advisorSpans, maxAttributeLength } = this.options;
+    return {
+      tracer: this.tracer,
+      metrics: this.metrics(),
+      recordContent,
+      advisorSpans,
+      maxAttributeLength,
+    };
+  }
+
+  /** The instruments: the option's meter provider, or the global one as it is now. */
+  private metrics(): TelemetryMetrics {
+    if (this.ownMetrics !== undefined) return this.ownMetrics;
+    const provider = globalMetrics.getMeterProvider();
+    if (this.globalMetrics?.provider !== provider) {
+      this.globalMetrics = { provider, metrics: new TelemetryMetrics(provider.getMeter(SCOPE)) };
+    }
+    return this.globalMetrics.metrics;
+  }
+
+  private callAttributes(request: ChatRequest, provider: string | undefined): Attributes {
+    const { maxAttributeLength } = this.options;
+    let extra: Attributes = {};
+    try {
+      const fromOption = this.options.attributes?.(request);
+      extra = {
+        ...toAttributes(fromOption, maxAttributeLength),
+        ...toAttributes(request.context.get(TelemetryParams.ATTRIBUTES), maxAttributeLength),
+      };
+    } catch {
+      // A throwing attributes callback costs its attributes, never the call.
+      extra = toAttributes(request.context.get(TelemetryParams.ATTRIBUTES), maxAttributeLength);
+    }
+    const attributes: Attributes = {
+      ...extra,
+      [GenAi.OPERATION_NAME]: GenAi.OPERATION_INVOKE_WORKFLOW,
+      [GenAi.WORKFLOW_NAME]: this.name,
+    };
+    if (provider !== undefined) attributes[GenAi.PROVIDER_NAME] = provider;
+    const model = request.options.model;
+    if (model !== undefined) attributes[GenAi.REQUEST_MODEL] = model;
+    const conversation = toAttributeValue(
+      request.context.get(AdvisorParams.CONVERSATION_ID),
+      maxAttributeLength,
+    );
+    if (conversation !== undefined) attributes[GenAi.CONVERSATION_ID] = conversation;
+    return attributes;
+  }
+}

@@ -1,0 +1,111 @@
+import { SpanKind, type Context } from '@opentelemetry/api';
+import { defer, tap, type Observable } from 'rxjs';
+import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
+import type { ChatChunk } from '../core/chat-chunk.js';
+import type { ChatModel } from '../core/chat-model.js';
+import type { ChatRequest } from '../core/chat-request.js';
+import type { CallTelemetry } from './call-telemetry.js';
+import { RxAttributes } from './gen-ai-conventions.js';
+import { subscribeInContext } from './subscribe-in-context.js';
+import { TelemetrySpan } from './telemetry-span.js';
+import { tracedModelCall } from './traced-model-call.js';
+
+/**
+ * The rest of a chain as the telemetry advisor hands it on: it runs the same advisors in
+ * the same order as the chain it wraps (`advisor.advise(request, following)`, then the
+ * model through the wrapped chain's own end, so a request's `chatModel` still counts), and
+ * adds a `chat {model}` span around every model call and, when asked, a span around
+ * every advisor. Spans take their parent explicitly, never from the active context: a
+ * round that starts from a tool's callback must not nest under that tool.
+ * @internal
+ * @example
+ * ```ts
+ * new TracedChain(chain.advisors, index + 1, end, call, call.span.context).next(request);
+ * ```
+ */
+export class TracedChain implements AdvisorChain {
+  private nextLink: TracedChain | undefined;
+
+  /**
+   * @param advisors Every advisor of the wrapped chain, sorted.
+   * @param index The advisor this link runs.
+   * @param end The wrapped chain positioned after its last advisor (the model).
+   * @param call The call's telemetry.
+   * @param parent The context advisor spans of this link start under.
+   */
+  constructor(
+    readonly advisors: readonly Advisor[],
+    private readonly index: number,
+    private readonly end: AdvisorChain,
+    private readonly call: CallTelemetry,
+    private readonly parent: Context,
+  ) {}
+
+  /** The model at the end of the wrapped chain. */
+  get model(): ChatModel | undefined {
+    return this.end.model;
+  }
+
+  next(request: ChatRequest): Observable<ChatChunk> {
+    return defer(() => {
+      const advisor = this.advisors[this.index];
+      if (advisor === undefined) {
+        const provider = (request.chatModel ?? this.end.model)?.provider;
+        return tracedModelCall(this.call, request, provider, this.parent, this.end.next(request));
+      }
+      if (!this.call.settings.advisorSpans) return advisor.advise(request, this.following());
+      return this.tracedAdvisor(advisor, request);
+    });
+  }
+
+  copy(after: Advisor): AdvisorChain {
+    const position = this.advisors.indexOf(after);
+    // Not an advisor of this chain: the wrapped chain throws its usual error.
+    if (position === -1) return this.end.copy(after);
+    return new TracedChain(this.advisors, position + 1, this.end, this.call, this.parent);
+  }
+
+  private following(): TracedChain {
+    return (this.nextLink ??= new TracedChain(
+      this.advisors,
+      this.index + 1,
+      this.end,
+      this.call,
+      this.parent,
+    ));
+  }
+
+  /** One advisor's work for one request, as a span; the advisors after it nest under it. */
+  private tracedAdvisor(advisor: Advisor, request: ChatRequest): Observable<ChatChunk> {
+    const span = TelemetrySpan.start(
+      this.call.settings.tracer,
+      `advisor ${advisor.name}`,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          [RxAttributes.ADVISOR_NAME]: advisor.name,
+          [RxAttributes.ADVISOR_ORDER]: advisor.order,
+          [RxAttributes.MODEL_CALL]: this.call.modelCalls + 1,
+        },
+      },
+      this.parent,
+    );
+    const following = new TracedChain(
+      this.advisors,
+      this.index + 1,
+      this.end,
+      this.call,
+      span.context,
+    );
+    return subscribeInContext(
+      defer(() => advisor.advise(request, following)),
+      span.context,
+    ).pipe(
+      tap({
+        complete: () => span.end(),
+        error: (error: unknown) => span.fail(error),
+        unsubscribe: () => span.cancel(),
+      }),
+    );
+  }
+}

@@ -1,0 +1,179 @@
+import { SpanKind, type Attributes, type Context } from '@opentelemetry/api';
+import { defer, tap, type Observable } from 'rxjs';
+import { redact } from '../advisor/redact.js';
+import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
+import type { ChatRequest } from '../core/chat-request.js';
+import type { ToolCall } from '../core/message.js';
+import type { Usage } from '../core/usage.js';
+import { toAttributeValue } from './attribute-value.js';
+import type { CallTelemetry } from './call-telemetry.js';
+import { GenAi, RxAttributes } from './gen-ai-conventions.js';
+import { subscribeInContext } from './subscribe-in-context.js';
+import { errorType, TelemetrySpan } from './telemetry-span.js';
+
+/** How deep recorded content is copied before it is summarized (as LoggerAdvisor). */
+export const REDACTION_DEPTH = 32;
+
+/**
+ * One model call as a `chat {model}` span (a child of the call span) with the GenAI
+ * request, response and usage attributes, and its metrics. Per chunk it does only what
+ * the chunks already carry: the first chunk's time, and the `usage`, `metadata` and
+ * `finish` chunks' fields (plus the text and tool calls when content is recorded). The
+ * span ends once: on completion, on error (status ERROR, `error.type`) or on unsubscribe
+ * (`rx_advisors.cancelled`).
+ * @internal
+ * @example
+ * ```ts
+ * tracedModelCall(call, request, provider, call.span.context, chain.next(request)).subscribe();
+ * ```
+ * @param call The call's telemetry.
+ * @param request The model call's request.
+ * @param provider The model's provider name, when known.
+ * @param parent The context the span starts under (the call's, or an advisor's span).
+ * @param model$ The model call.
+ * @returns The model call's chunks, unchanged.
+ */
+export function tracedModelCall(
+  call: CallTelemetry,
+  request: ChatRequest,
+  provider: string | undefined,
+  parent: Context,
+  model$: Observable<ChatChunk>,
+): Observable<ChatChunk> {
+  return defer(() => {
+    const { settings } = call;
+    const number = ++call.modelCalls;
+    const requested = request.options.model;
+    const span = TelemetrySpan.start(
+      settings.tracer,
+      requested === undefined ? GenAi.OPERATION_CHAT : `${GenAi.OPERATION_CHAT} ${requested}`,
+      { kind: SpanKind.CLIENT, attributes: requestAttributes(request, provider, number) },
+      parent,
+    );
+    call.latestModelCall = span;
+    if (settings.recordContent) recordInput(span, request, settings.maxAttributeLength);
+    const metricAttributes: Attributes = { ...call.metricAttributes };
+    if (requested !== undefined) metricAttributes[GenAi.REQUEST_MODEL] = requested;
+    const started = performance.now();
+    let firstChunk: number | undefined;
+    let usage: Usage | undefined;
+    let id: string | undefined;
+    let model: string | undefined;
+    let finishReason: FinishReason | undefined;
+    const text: string[] | undefined = settings.recordContent ? [] : undefined;
+    const toolCalls: ToolCall[] | undefined = settings.recordContent ? [] : undefined;
+    const responseAttributes = (): Attributes => {
+      const attributes: Attributes = {};
+      if (firstChunk !== undefined) {
+        attributes[GenAi.RESPONSE_TIME_TO_FIRST_CHUNK] = (firstChunk - started) / 1000;
+      }
+      if (id !== undefined) attributes[GenAi.RESPONSE_ID] = id;
+      if (model !== undefined) attributes[GenAi.RESPONSE_MODEL] = model;
+      if (finishReason !== undefined) {
+        attributes[GenAi.RESPONSE_FINISH_REASONS] = [finishReason.replace(/-/g, '_')];
+      }
+      if (usage !== undefined) addUsage(attributes, usage);
+      if (text !== undefined && toolCalls !== undefined) {
+        const output = toAttributeValue(
+          [{ role: 'assistant', content: text.join(''), toolCalls }],
+          settings.maxAttributeLength,
+        );
+        if (output !== undefined) attributes[GenAi.OUTPUT_MESSAGES] = output;
+      }
+      return attributes;
+    };
+    const recordMetrics = (failure?: unknown): void => {
+      const attributes = { ...metricAttributes };
+      if (model !== undefined) attributes[GenAi.RESPONSE_MODEL] = model;
+      if (failure !== undefined) attributes[GenAi.ERROR_TYPE] = errorType(failure);
+      settings.metrics.duration((performance.now() - started) / 1000, attributes);
+      if (usage !== undefined) {
+        settings.metrics.tokens(usage.inputTokens, usage.outputTokens, attributes);
+      }
+    };
+    return subscribeInContext(model$, span.context).pipe(
+      tap({
+        next: (chunk) => {
+          if (firstChunk === undefined) {
+            firstChunk = performance.now();
+            settings.metrics.firstChunk((firstChunk - started) / 1000, metricAttributes);
+          }
+          switch (chunk.type) {
+            case 'usage':
+              usage = chunk.usage;
+              break;
+            case 'metadata':
+              if (chunk.id !== undefined) id = chunk.id;
+              if (chunk.model !== undefined) model = chunk.model;
+              break;
+            case 'finish':
+              finishReason = chunk.reason;
+              break;
+            case 'text-delta':
+              text?.push(chunk.text);
+              break;
+            case 'tool-call':
+              toolCalls?.push({ id: chunk.id, name: chunk.name, arguments: chunk.arguments });
+              break;
+            default:
+              break;
+          }
+        },
+        complete: () => {
+          span.end(responseAttributes());
+          recordMetrics();
+        },
+        error: (error: unknown) => {
+          span.fail(error, responseAttributes());
+          recordMetrics(error);
+        },
+        unsubscribe: () => {
+          span.set(responseAttributes());
+          span.cancel();
+        },
+      }),
+    );
+  });
+}
+
+function requestAttributes(
+  request: ChatRequest,
+  provider: string | undefined,
+  number: number,
+): Attributes {
+  const { options } = request;
+  const attributes: Attributes = {
+    [GenAi.OPERATION_NAME]: GenAi.OPERATION_CHAT,
+    [RxAttributes.MODEL_CALL]: number,
+  };
+  if (provider !== undefined) attributes[GenAi.PROVIDER_NAME] = provider;
+  if (options.model !== undefined) attributes[GenAi.REQUEST_MODEL] = options.model;
+  if (options.temperature !== undefined)
+    attributes[GenAi.REQUEST_TEMPERATURE] = options.temperature;
+  if (options.topP !== undefined) attributes[GenAi.REQUEST_TOP_P] = options.topP;
+  if (options.maxTokens !== undefined) attributes[GenAi.REQUEST_MAX_TOKENS] = options.maxTokens;
+  if (Array.isArray(options.stop) && options.stop.every((s) => typeof s === 'string')) {
+    attributes[GenAi.REQUEST_STOP_SEQUENCES] = options.stop;
+  }
+  return attributes;
+}
+
+function recordInput(span: TelemetrySpan, request: ChatRequest, maxLength: number): void {
+  const attributes: Attributes = {};
+  const messages = toAttributeValue(redact(request.messages, REDACTION_DEPTH), maxLength);
+  if (messages !== undefined) attributes[GenAi.INPUT_MESSAGES] = messages;
+  const options = toAttributeValue(redact(request.options, REDACTION_DEPTH), maxLength);
+  if (options !== undefined) attributes[RxAttributes.REQUEST_OPTIONS] = options;
+  span.set(attributes);
+}
+
+function addUsage(attributes: Attributes, usage: Usage): void {
+  const fields = [
+    [GenAi.USAGE_INPUT_TOKENS, usage.inputTokens],
+    [GenAi.USAGE_OUTPUT_TOKENS, usage.outputTokens],
+    [GenAi.USAGE_CACHE_READ_INPUT_TOKENS, usage.cacheReadTokens],
+    [GenAi.USAGE_CACHE_CREATION_INPUT_TOKENS, usage.cacheWriteTokens],
+    [GenAi.USAGE_REASONING_OUTPUT_TOKENS, usage.reasoningTokens],
+  ] as const;
+  for (const [name, value] of fields) if (typeof value === 'number') attributes[name] = value;
+}

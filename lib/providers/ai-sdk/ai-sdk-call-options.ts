@@ -1,0 +1,156 @@
+import type {
+  JSONValue,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  LanguageModelV3ToolChoice,
+  LanguageModelV3ToolResultPart,
+  SharedV3ProviderOptions,
+} from '@ai-sdk/provider';
+import type { ChatOptions, ResponseFormat, ToolChoice } from '../../core/chat-options.js';
+import type { ChatRequest } from '../../core/chat-request.js';
+import type { AssistantMessage, Message, ProviderMetadata } from '../../core/message.js';
+import type { AiSdkCallOptions } from './ai-sdk-language-model.js';
+
+type AssistantPart = Extract<LanguageModelV3Message, { role: 'assistant' }>['content'][number];
+
+/**
+ * The AI SDK call options of one request: the prompt (system, user, assistant with its
+ * reasoning and tool calls, tool results), the tools, the tool choice, the response format
+ * (JSON schema mode as the spec's `{ type: 'json', schema }`), the sampling options, then
+ * `options.extra` spread over them (so `extra: { providerOptions: { google: {...} }, topK: 40 }`
+ * reaches the provider as is). The abort signal is added by the caller.
+ * @internal
+ * @param request The request.
+ * @param options The request's options merged over the model's defaults.
+ * @returns The call options without the abort signal.
+ */
+export function aiSdkCallOptions(request: ChatRequest, options: ChatOptions): AiSdkCallOptions {
+  const call: AiSdkCallOptions = { prompt: aiSdkPrompt(request.messages) };
+  if (request.tools.length > 0) {
+    call.tools = request.tools.map((tool): LanguageModelV3FunctionTool => ({
+      type: 'function',
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+    }));
+  }
+  if (options.toolChoice !== undefined) call.toolChoice = aiSdkToolChoice(options.toolChoice);
+  if (options.responseFormat !== undefined) {
+    call.responseFormat = aiSdkResponseFormat(options.responseFormat);
+  }
+  if (options.maxTokens !== undefined) call.maxOutputTokens = options.maxTokens;
+  if (options.temperature !== undefined) call.temperature = options.temperature;
+  if (options.topP !== undefined) call.topP = options.topP;
+  if (options.stop !== undefined) call.stopSequences = [...options.stop];
+  return options.extra === undefined ? call : { ...call, ...options.extra };
+}
+
+/**
+ * The AI SDK prompt of a message list; consecutive tool results become one `tool` message.
+ * @internal
+ * @param messages The conversation.
+ * @returns The prompt.
+ */
+export function aiSdkPrompt(messages: readonly Message[]): LanguageModelV3Prompt {
+  const prompt: LanguageModelV3Prompt = [];
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        prompt.push({ role: 'system', content: message.content });
+        break;
+      case 'user':
+        prompt.push({ role: 'user', content: [{ type: 'text', text: message.content }] });
+        break;
+      case 'assistant':
+        prompt.push({ role: 'assistant', content: assistantParts(message) });
+        break;
+      case 'tool': {
+        const part: LanguageModelV3ToolResultPart = {
+          type: 'tool-result',
+          toolCallId: message.toolCallId,
+          toolName: message.name,
+          output:
+            message.isError === true
+              ? { type: 'error-text', value: message.content }
+              : { type: 'text', value: message.content },
+        };
+        const last = prompt[prompt.length - 1];
+        if (last?.role === 'tool') last.content.push(part);
+        else prompt.push({ role: 'tool', content: [part] });
+        break;
+      }
+      default:
+        return assertNever(message);
+    }
+  }
+  return prompt;
+}
+
+function assistantParts(message: AssistantMessage): AssistantPart[] {
+  const parts: AssistantPart[] = [];
+  for (const reasoning of message.reasoning ?? []) {
+    parts.push(
+      withOptions({ type: 'reasoning', text: reasoning.text }, reasoning.providerMetadata),
+    );
+  }
+  if (message.content !== '') parts.push({ type: 'text', text: message.content });
+  for (const call of message.toolCalls ?? []) {
+    parts.push(
+      withOptions(
+        {
+          type: 'tool-call',
+          toolCallId: call.id,
+          toolName: call.name,
+          input: parseArguments(call.arguments),
+        },
+        call.providerMetadata,
+      ),
+    );
+  }
+  return parts;
+}
+
+/** Sends a part's provider metadata back as its provider options (how the AI SDK does it). */
+function withOptions<T extends AssistantPart>(part: T, metadata: ProviderMetadata | undefined): T {
+  if (metadata !== undefined) part.providerOptions = metadata as SharedV3ProviderOptions;
+  return part;
+}
+
+/** The arguments as a value; text that is not JSON is sent as the string the model wrote. */
+function parseArguments(text: string): JSONValue {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as JSONValue;
+  } catch {
+    return text;
+  }
+}
+
+function aiSdkToolChoice(choice: ToolChoice): LanguageModelV3ToolChoice {
+  if (typeof choice === 'string') return { type: choice };
+  return { type: 'tool', toolName: choice.name };
+}
+
+type AiSdkResponseFormat = NonNullable<AiSdkCallOptions['responseFormat']>;
+
+function aiSdkResponseFormat(format: ResponseFormat): AiSdkResponseFormat {
+  switch (format.type) {
+    case 'text':
+      return { type: 'text' };
+    case 'json':
+      return { type: 'json' };
+    case 'json-schema': {
+      const result: AiSdkResponseFormat = { type: 'json', schema: format.schema };
+      if (format.name !== undefined) result.name = format.name;
+      if (format.description !== undefined) result.description = format.description;
+      return result;
+    }
+    default:
+      return assertNever(format);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new TypeError(`unexpected value: ${JSON.stringify(value)}`);
+}

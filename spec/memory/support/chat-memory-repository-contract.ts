@@ -1,0 +1,163 @@
+// The ChatMemoryRepository contract, one suite run against every repository: in-memory,
+// SQLite, Redis and PostgreSQL. `create` gives a fresh, empty repository per test.
+import {
+  MessageWindowChatMemory,
+  type ChatMemoryRepository,
+  type Message,
+} from '../../../lib/index';
+
+/** A conversation with every role, tool calls with ids, reasoning and an error result. */
+export const everyRole: Message[] = [
+  { role: 'system', content: 'Be brief.' },
+  { role: 'user', content: 'Time in Paris and Tokyo? ünïcödé ✓ "quotes" \\ back' },
+  {
+    role: 'assistant',
+    content: 'Checking.',
+    toolCalls: [
+      { id: 'call_a', name: 'getTime', arguments: '{"city":"Paris"}' },
+      { id: 'call_b', name: 'getTime', arguments: '{"city":"Tokyo"}' },
+    ],
+    reasoning: [{ text: 'two cities', signature: 'sig' }],
+  },
+  { role: 'tool', toolCallId: 'call_a', name: 'getTime', content: '12:00' },
+  { role: 'tool', toolCallId: 'call_b', name: 'getTime', content: 'unknown city', isError: true },
+  { role: 'tool', toolCallId: 'call_c', name: 'getTime', content: 'fine', isError: false },
+  { role: 'assistant', content: '' },
+  { role: 'assistant', content: 'Noon in Paris; Tokyo failed.' },
+];
+
+/** One user/assistant turn, named so that a test can tell whose and which it is. */
+export const turn = (writer: string, index: number): Message[] => [
+  { role: 'user', content: `${writer}-${index}` },
+  { role: 'assistant', content: `${writer}-${index}-answer` },
+];
+
+/**
+ * Checks that `messages` are whole turns made by `turn`: each user message is followed by
+ * its own answer. Returns the turns' names in stored order.
+ */
+export function wholeTurns(messages: readonly Message[]): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < messages.length; i += 2) {
+    const user = messages[i];
+    const answer = messages[i + 1];
+    expect(user?.role).toBe('user');
+    expect(answer).toEqual({ role: 'assistant', content: `${user?.content ?? ''}-answer` });
+    names.push(user?.content ?? '');
+  }
+  return names;
+}
+
+/**
+ * Registers the contract tests for one repository.
+ * @param name What the describe block is called.
+ * @param create A fresh, empty repository (called once per test).
+ * @param shared Whether the repository is shared across processes (has `update`): adds
+ *   the test of two memories without a common queue.
+ */
+export function chatMemoryRepositoryContract(
+  name: string,
+  create: () => ChatMemoryRepository | Promise<ChatMemoryRepository>,
+  shared = false,
+): void {
+  describe(`${name} (ChatMemoryRepository contract)`, () => {
+    let repository: ChatMemoryRepository;
+    beforeEach(async () => {
+      repository = await create();
+    });
+
+    it('returns [] for an unknown conversation and lists nothing when empty', async () => {
+      expect(await repository.findByConversationId('nobody')).toEqual([]);
+      expect(await repository.findConversationIds()).toEqual([]);
+    });
+
+    it('stores every role, tool calls and results with their ids, in order', async () => {
+      await repository.saveAll('c1', everyRole);
+      expect(await repository.findByConversationId('c1')).toEqual(everyRole);
+    });
+
+    it('hands out copies: changing what was saved or read changes nothing stored', async () => {
+      const saved: Message[] = [{ role: 'user', content: 'original' }];
+      await repository.saveAll('c1', saved);
+      saved.push({ role: 'user', content: 'pushed after save' });
+      const read = await repository.findByConversationId('c1');
+      read.push({ role: 'user', content: 'pushed after read' });
+      (read[0] as { content: string }).content = 'changed';
+      expect(await repository.findByConversationId('c1')).toEqual([
+        { role: 'user', content: 'original' },
+      ]);
+    });
+
+    it('replaces a conversation on saveAll; an empty array leaves it empty and unlisted', async () => {
+      await repository.saveAll('a', everyRole);
+      await repository.saveAll('b', [{ role: 'user', content: 'b' }]);
+      await repository.saveAll('a', [{ role: 'user', content: 'shorter' }]);
+      expect(await repository.findByConversationId('a')).toEqual([
+        { role: 'user', content: 'shorter' },
+      ]);
+      await repository.saveAll('a', []);
+      expect(await repository.findByConversationId('a')).toEqual([]);
+      expect(await repository.findConversationIds()).toEqual(['b']);
+    });
+
+    it('lists every stored conversation and deletes one without touching the others', async () => {
+      for (const id of ['x', 'y', 'z']) await repository.saveAll(id, turn(id, 1));
+      expect((await repository.findConversationIds()).sort()).toEqual(['x', 'y', 'z']);
+      await repository.deleteByConversationId('y');
+      await repository.deleteByConversationId('never-existed');
+      expect((await repository.findConversationIds()).sort()).toEqual(['x', 'z']);
+      expect(await repository.findByConversationId('y')).toEqual([]);
+      expect(await repository.findByConversationId('x')).toEqual(turn('x', 1));
+    });
+
+    it('keeps 100 conversations written in parallel apart', async () => {
+      const memory = new MessageWindowChatMemory({ maxMessages: 100, repository });
+      const ids = Array.from({ length: 100 }, (_, i) => `conversation-${i}`);
+      await Promise.all(ids.map((id) => memory.add(id, turn(id, 1))));
+      await Promise.all(ids.map((id) => memory.add(id, turn(id, 2))));
+      for (const id of ids) {
+        expect(await repository.findByConversationId(id)).toEqual([...turn(id, 1), ...turn(id, 2)]);
+      }
+    });
+
+    it('keeps every turn whole when one memory appends 20 turns to one conversation at once', async () => {
+      const memory = new MessageWindowChatMemory({ maxMessages: 1000, repository });
+      await Promise.all(Array.from({ length: 20 }, (_, i) => memory.add('busy', turn('w', i))));
+      const names = wholeTurns(await repository.findByConversationId('busy'));
+      expect(names).toEqual(Array.from({ length: 20 }, (_, i) => `w-${i}`));
+    });
+
+    it('keeps the window: the newest turns, cut on a turn boundary', async () => {
+      const memory = new MessageWindowChatMemory({ maxMessages: 5, repository });
+      await memory.add('w', [{ role: 'system', content: 'Be brief.' }]);
+      for (let i = 0; i < 4; i++) await memory.add('w', turn('t', i));
+      expect(await repository.findByConversationId('w')).toEqual([
+        { role: 'system', content: 'Be brief.' },
+        ...turn('t', 2),
+        ...turn('t', 3),
+      ]);
+    });
+
+    // Registered only for shared repositories: without `update`, the memory's in-process
+    // queue is what serialises a conversation (the documented limit of the others).
+    if (!shared) return;
+    it('keeps every turn when two memories (no common queue) append to one conversation at once', async () => {
+      expect(typeof repository.update).toBe('function');
+      const one = new MessageWindowChatMemory({ maxMessages: 1000, repository });
+      const two = new MessageWindowChatMemory({ maxMessages: 1000, repository });
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) => [
+          one.add('shared', turn('one', i)),
+          two.add('shared', turn('two', i)),
+        ]).flat(),
+      );
+      const names = wholeTurns(await repository.findByConversationId('shared'));
+      expect(names.filter((n) => n.startsWith('one-'))).toEqual(
+        Array.from({ length: 10 }, (_, i) => `one-${i}`),
+      );
+      expect(names.filter((n) => n.startsWith('two-'))).toEqual(
+        Array.from({ length: 10 }, (_, i) => `two-${i}`),
+      );
+    });
+  });
+}

@@ -1,0 +1,50 @@
+// A child process for the two-process tests: appends `turns` turns to one conversation
+// through its own MessageWindowChatMemory, after the parent says "go" on stdin.
+//   tsx concurrent-memory-writer.ts <redis|postgres> <url> <namespace> <conversation> <writer> <turns>
+import pg from 'pg';
+import { createClient } from 'redis';
+import { createInterface } from 'node:readline';
+import { MessageWindowChatMemory, type ChatMemoryRepository } from '../../../lib/index';
+import { PostgresChatMemoryRepository } from '../../../lib/memory/postgres/index';
+import { RedisChatMemoryRepository } from '../../../lib/memory/redis/index';
+
+const [store, url, namespace, conversationId, writer, turns] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
+
+async function main(): Promise<void> {
+  let repository: ChatMemoryRepository;
+  let close: () => Promise<unknown>;
+  if (store === 'redis') {
+    const client = await createClient({ url }).connect();
+    repository = new RedisChatMemoryRepository({ client, keyPrefix: namespace });
+    close = () => client.quit();
+  } else {
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    repository = new PostgresChatMemoryRepository({ pool, tableName: namespace });
+    await repository.findByConversationId(conversationId); // creates the table before "go"
+    close = () => pool.end();
+  }
+  const memory = new MessageWindowChatMemory({ maxMessages: 100_000, repository });
+  process.stdout.write('ready\n');
+  await new Promise<void>((resolve) =>
+    createInterface({ input: process.stdin }).once('line', () => resolve()),
+  );
+  for (let i = 0; i < Number(turns); i++) {
+    await memory.add(conversationId, [
+      { role: 'user', content: `${writer}-${i}` },
+      { role: 'assistant', content: `${writer}-${i}-answer` },
+    ]);
+  }
+  await close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

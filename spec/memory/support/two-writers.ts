@@ -1,0 +1,42 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+/** Runs two writer processes on one conversation, released at the same moment; resolves when both exited 0. */
+export async function runTwoWriters(
+  store: 'redis' | 'postgres',
+  url: string,
+  namespace: string,
+  conversationId: string,
+  turns: number,
+): Promise<void> {
+  const script = join(__dirname, 'concurrent-memory-writer.ts');
+  const children = ['one', 'two'].map((writer) =>
+    spawn(
+      process.execPath,
+      ['--import', 'tsx', script, store, url, namespace, conversationId, writer, String(turns)],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    ),
+  );
+  await Promise.all(children.map(readyLine));
+  const exits = children.map(
+    (child) =>
+      new Promise<void>((resolve, reject) =>
+        child.once('exit', (code) =>
+          code === 0 ? resolve() : reject(new Error(`writer exited ${code}`)),
+        ),
+      ),
+  );
+  for (const child of children) child.stdin?.write('go\n');
+  await Promise.all(exits);
+}
+
+function readyLine(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (data: Buffer) => {
+      out += data.toString();
+      if (out.includes('ready\n')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`writer exited ${code} before it was ready`)));
+  });
+}
