@@ -82,6 +82,9 @@ module.exports = {
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {
       extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+      // Resolve package subpaths through "exports" (@modelcontextprotocol/sdk has no other way).
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
     },
   },
 };

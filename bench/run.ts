@@ -18,6 +18,7 @@ import { runW3 } from './workloads/w3-memory.js';
 import { runW4 } from './workloads/w4-first-chunk.js';
 import { runW5 } from './workloads/w5-full-chain.js';
 import { runTelemetry } from './workloads/telemetry.js';
+import { runMcp } from './workloads/mcp.js';
 
 const ADAPTERS: readonly BenchAdapter[] = [
   rxAdvisorsAdapter,
@@ -47,8 +48,10 @@ async function main(): Promise<void> {
   if (wants('W4')) await step('W4', () => runW4(ADAPTERS, config, report));
   if (wants('W3')) await step('W3', () => runW3(ADAPTERS, config, report));
   if (wants('W5')) await step('W5', () => runW5(config, report));
-  // Telemetry on/off (rx-advisors/otel): only with --only=OTEL, so the full run stays comparable.
-  if (only?.includes('OTEL')) await step('OTEL', () => runTelemetry(config, report));
+  // W1 and W2 with telemetry off / no-op / on (rx-advisors/otel); alone: --only=OTEL.
+  if (wants('OTEL')) await step('OTEL', () => runTelemetry(config, report));
+  // W2 with the tool served over MCP (stdio, Streamable HTTP); alone: --only=MCP.
+  if (wants('MCP')) await step('MCP', () => runMcp(config, report));
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   console.log(
     `## rx-advisors benchmarks\n\n${machine()}  \n${versions()}  \nRun time: ${seconds} s${quick ? ' (--quick: sizes reduced, numbers not meaningful)' : ''}\n`,

@@ -29,7 +29,13 @@ export type {
   ToolResultChunk,
   UsageChunk,
 } from './core/chat-chunk.js';
-export type { ChatOptions, ResponseFormat, ToolChoice } from './core/chat-options.js';
+export type {
+  ChatOptions,
+  PromptCacheBreakpoint,
+  PromptCacheOptions,
+  ResponseFormat,
+  ToolChoice,
+} from './core/chat-options.js';
 export { ChatRequest, type ChatRequestInit, type RequestChatModel } from './core/chat-request.js';
 export type { ChatResponse } from './core/chat-response.js';
 export type { ChatModel } from './core/chat-model.js';

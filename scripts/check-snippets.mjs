@@ -1,8 +1,9 @@
 // Type-checks the TypeScript examples of the documentation: the ```ts blocks of README.md
 // and docs/*.md, and the ```ts blocks inside TSDoc `@example`s under lib/. Each snippet is
 // written as its own module into node_modules/.cache/rx-advisors-snippets and compiled with
-// the repository's tsconfig.json (so `rx-advisors/...` resolves to lib/), minus the
-// unused-name checks a short example would trip. Errors are reported at the snippet's
+// the repository's tsconfig.json (so `rx-advisors/...` resolves to lib/) as a user's strict
+// project would: without the unused-name checks a short example would trip, and without
+// exactOptionalPropertyTypes and noImplicitReturns. Errors are reported at the snippet's
 // line in its page or source file.
 //
 // Snippets may use the few names scripts/snippet-prelude.ts declares (`client`, `model`,
@@ -118,7 +119,15 @@ function main() {
     join(out, 'tsconfig.json'),
     JSON.stringify({
       extends: base,
-      compilerOptions: { noUnusedLocals: false, noUnusedParameters: false, noEmit: true },
+      // A user's project is `strict`, rarely stricter: the repository's own extra flags
+      // (exactOptionalPropertyTypes, unused names…) would reject sound user code.
+      compilerOptions: {
+        noUnusedLocals: false,
+        noUnusedParameters: false,
+        exactOptionalPropertyTypes: false,
+        noImplicitReturns: false,
+        noEmit: true,
+      },
       include: ['*.ts', relative(out, join(root, 'scripts', 'snippet-prelude.ts'))],
     }),
   );
@@ -133,13 +142,20 @@ function main() {
     output = `${error.stdout ?? ''}${error.stderr ?? ''}`;
   }
   // tsc reports `<file>(<line>,<column>): error TS…`; map snippet lines back to the page.
+  // Errors in lib/ itself are the lint's to report (tsc -p tsconfig.json): only snippet
+  // errors, with their continuation lines, are kept.
   const errors = [];
+  let inSnippet = false;
   for (const line of output.split('\n')) {
+    if (line.trim() === '') continue;
     const match = /([^/\\]+\.ts)\((\d+),(\d+)\): (.*)$/.exec(line);
-    if (match === null || !origin.has(match[1])) {
-      if (line.trim() !== '') errors.push(line);
+    if (match === null) {
+      if (inSnippet && /^\s/.test(line)) errors.push(line);
+      else if (!/^\s/.test(line) && !/\.ts\(\d+,\d+\)/.test(line)) errors.push(line);
       continue;
     }
+    inSnippet = origin.has(match[1]);
+    if (!inSnippet) continue;
     const s = origin.get(match[1]);
     errors.push(`${s.file}:${s.line + Number(match[2]) - 1}:${match[3]} ${match[4]}`);
   }

@@ -9,6 +9,7 @@ import {
   MessageChatMemoryAdvisor,
   MessageWindowChatMemory,
   ToolCallingAdvisor,
+  type Advisor,
   type ChatModel,
 } from '../../lib/index.js';
 import { SqliteChatMemoryRepository } from '../../lib/memory/sqlite/index.js';
@@ -53,6 +54,8 @@ export interface DemoServerOptions {
    * dropped connection would be; the stream keeps running and can be resumed.
    */
   cutChatResponsesAfterTextDeltas?: number;
+  /** Advisors added outermost, before memory (the demo's `OpenTelemetryAdvisor`); default none. */
+  advisors?: readonly Advisor[];
 }
 
 /** A running demo server. */
@@ -116,6 +119,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const tools = [createGetTimeTool({ now }), createUsersRegisteredOnTool()];
   const client = ChatClient.builder(model)
     .defaultAdvisors(
+      ...(options.advisors ?? []),
       // Tool calls and results are kept too, so the history after a reload shows them.
       new MessageChatMemoryAdvisor({ chatMemory, saveToolMessages: true }),
       new ToolCallingAdvisor({ emitToolEvents: true, maxRounds: 6 }),

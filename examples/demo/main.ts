@@ -1,11 +1,15 @@
 // `npm start`: the demo server. Prints its URL; Ctrl-C (SIGINT) or SIGTERM stops it cleanly.
+import { startDemoMcpTools } from './demo-mcp-tools.js';
 import { startDemoServer } from './demo-server.js';
+import { startDemoTelemetry } from './demo-telemetry.js';
 import { selectDemoModel } from './select-demo-model.js';
 
 async function main(): Promise<void> {
   const port = parsePort(process.env['PORT']);
   const host = process.env['HOST'] || '127.0.0.1';
   const choice = await selectDemoModel();
+  const telemetry = await startDemoTelemetry(process.env);
+  const mcp = await startDemoMcpTools(process.env);
   const server = await startDemoServer({
     port,
     host,
@@ -13,11 +17,14 @@ async function main(): Promise<void> {
     modelDescription: choice.description,
     dataDir: process.env['DEMO_DATA_DIR'] || '.data',
     log: (line) => console.error(line),
+    advisors: [...telemetry.advisors, ...mcp.advisors],
   }).catch((error: unknown) => {
     throw listenError(error, port, host);
   });
   console.log(`rx-advisors demo with ${choice.description}`);
   console.log(`open ${server.url}  (Ctrl-C stops it)`);
+  if (telemetry.description !== undefined) console.log(`OpenTelemetry: ${telemetry.description}`);
+  if (mcp.description !== undefined) console.log(`MCP tools from: ${mcp.description}`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
@@ -27,13 +34,17 @@ async function main(): Promise<void> {
     }
     stopping = true;
     console.log(`\n${signal}: stopping (${server.activeStreams} stream(s) running)`);
-    server.close().then(
-      () => console.log('stopped: server closed, streams unsubscribed, database closed'),
-      (error: unknown) => {
-        console.error('stopping failed:', error);
-        process.exitCode = 1;
-      },
-    );
+    server
+      .close()
+      .then(telemetry.shutdown)
+      .then(mcp.close)
+      .then(
+        () => console.log('stopped: server closed, streams unsubscribed, database closed'),
+        (error: unknown) => {
+          console.error('stopping failed:', error);
+          process.exitCode = 1;
+        },
+      );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -10,9 +10,10 @@ import { ProviderError } from '../errors/provider-error.js';
  * @example
  * ```ts
  * import { FallbackAdvisor, type FallbackAdvisorOptions } from 'rx-advisors';
+ * import { MockChatModel } from 'rx-advisors/testing';
  *
  * const options: FallbackAdvisorOptions = {
- *   models: [gemini, mistral],
+ *   models: [model, MockChatModel.script([{ text: 'From the backup.' }])],
  *   shouldFallback: (error) => error instanceof Error && /quota/i.test(error.message),
  * };
  * new FallbackAdvisor(options);
@@ -56,7 +57,7 @@ export interface FallbackAdvisorOptions {
 export const FALLBACK_ADVISOR_DEFAULTS = {
   shouldFallback: (error: unknown): boolean => ProviderError.isInstance(error) && error.retryable,
   respectRetryAfter: true,
-  scheduler: asyncScheduler as SchedulerLike,
+  scheduler: asyncScheduler,
   order: Order.FALLBACK,
   name: 'fallback',
 } as const satisfies Required<Omit<FallbackAdvisorOptions, 'models'>>;

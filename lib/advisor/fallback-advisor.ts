@@ -31,16 +31,18 @@ export type { FallbackAdvisorOptions } from './fallback-advisor-options.js';
  * usage is summed over attempts (the failed ones' too), and the stream ends with one
  * `metadata`, one `usage` and one `finish`.
  * ```
- * model A:    -a#                  #: ProviderError, retryable
- * model B:       -b-c|             subscribed when A fails
- * result:     -a-r-b-c(muf|)       r: retry, m: metadata, u: usage, f: finish
+ * model A:    -a-x#               x: usage, #: ProviderError (retryable)
+ * model B:        -b-c-(yf|)      subscribed when A fails; y: usage
+ * result:     -a--rb-c-(mtf|)     r: retry, m: metadata, t: usage of both, f: finish
  * ```
  * @example
  * ```ts
  * import { ChatClient, FallbackAdvisor, RetryAdvisor } from 'rx-advisors';
+ * import { MockChatModel } from 'rx-advisors/testing';
  *
- * const client = ChatClient.builder(gemini)
- *   .defaultAdvisors(new FallbackAdvisor({ models: [gemini, mistral] }), new RetryAdvisor())
+ * const backup = MockChatModel.script([{ text: 'From the backup.' }]);
+ * const client = ChatClient.builder(model)
+ *   .defaultAdvisors(new FallbackAdvisor({ models: [model, backup] }), new RetryAdvisor())
  *   .build();
  * ```
  */
@@ -92,7 +94,7 @@ export class FallbackAdvisor implements Advisor {
         if (next === undefined) return undefined;
         const step: RecursionStep = {
           request: originalRequest.withChatModel(this.models[next]),
-          reason: `${model.provider} failed (${describe(error)}); ${this.models[next]!.provider} answers`,
+          reason: `${model.provider} failed (${describe(error)}); ${this.models[next].provider} answers`,
         };
         return step;
       },
@@ -114,8 +116,8 @@ export class FallbackAdvisor implements Advisor {
     const now = this.scheduler.now();
     let soonest = 0;
     for (let index = 0; index < this.models.length; index++) {
-      if (this.availableAt[index]! <= now) return index;
-      if (this.availableAt[index]! < this.availableAt[soonest]!) soonest = index;
+      if (this.availableAt[index] <= now) return index;
+      if (this.availableAt[index] < this.availableAt[soonest]) soonest = index;
     }
     return soonest;
   }
@@ -124,7 +126,7 @@ export class FallbackAdvisor implements Advisor {
   private nextAvailable(failed: number): number | undefined {
     const now = this.scheduler.now();
     for (let index = failed + 1; index < this.models.length; index++) {
-      if (this.availableAt[index]! <= now) return index;
+      if (this.availableAt[index] <= now) return index;
     }
     return undefined;
   }

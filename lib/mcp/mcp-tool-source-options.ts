@@ -68,7 +68,15 @@ export interface McpHttpServer {
  */
 export type McpServer = McpClientServer | McpStdioServer | McpHttpServer;
 
-/** A tool as the server lists it, for `filter`. */
+/**
+ * A tool as the server lists it, for `filter`.
+ *
+ * @example
+ * ```ts
+ * import type { McpToolInfo } from 'rx-advisors/mcp';
+ * const readOnly = (tool: McpToolInfo) => !/^(delete|write)/.test(tool.name);
+ * ```
+ */
 export interface McpToolInfo {
   readonly name: string;
   readonly title?: string | undefined;
@@ -77,7 +85,15 @@ export interface McpToolInfo {
   readonly outputSchema?: Record<string, unknown> | undefined;
 }
 
-/** A progress notification of a running MCP tool call. */
+/**
+ * A progress notification of a running MCP tool call, for `onProgress`.
+ *
+ * @example
+ * ```ts
+ * import type { McpProgressEvent } from 'rx-advisors/mcp';
+ * const log = ({ toolName, progress, total }: McpProgressEvent) => console.log(toolName, progress, total);
+ * ```
+ */
 export interface McpProgressEvent {
   /** The tool's name as the model sees it (with the prefix). */
   readonly toolName: string;
@@ -137,7 +153,7 @@ export type ResolvedMcpToolSourceOptions = Required<
 /** The defaults of `McpToolSourceOptions`. @internal */
 export const MCP_TOOL_SOURCE_DEFAULTS = Object.freeze({
   prefix: '',
-  metaKeys: Object.freeze([]) as readonly string[],
+  metaKeys: Object.freeze([]),
   connectTimeout: 10_000,
   requestTimeout: 60_000,
   maxCallTime: 600_000,
@@ -181,7 +197,7 @@ export function resolveMcpToolSourceOptions(
       expected: '{ client }, { command, args? } or { url, transport? }',
     });
   }
-  return resolved as ResolvedMcpToolSourceOptions;
+  return resolved;
 }
 
 /**

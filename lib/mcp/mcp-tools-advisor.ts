@@ -77,7 +77,10 @@ export function mcpToolsAdvisor(options: McpToolsAdvisorOptions): Advisor & Tool
       if (shared !== undefined) return withTools$(shared, request, chain);
       return defer(() => {
         const source = new McpToolSource(options as McpToolSourceOptions);
-        return withTools$([source], request, chain).pipe(finalize(() => void source.close()));
+        return withTools$([source], request, chain).pipe(
+          // Nothing is left to report a failed close to: the stream is already torn down.
+          finalize(() => void source.close().catch(() => undefined)),
+        );
       });
     },
   });
@@ -104,5 +107,5 @@ function sourcesOf(source: unknown): readonly McpToolSource[] {
       expected: 'an McpToolSource or a non-empty array of them',
     });
   }
-  return sources as McpToolSource[];
+  return sources;
 }

@@ -48,13 +48,19 @@ export function toAttributeValue(value: unknown, maxLength: number): AttributeVa
 export function toAttributes(record: unknown, maxLength: number): Attributes {
   const attributes: Attributes = {};
   if (typeof record !== 'object' || record === null) return attributes;
+  let keys: string[];
   try {
-    for (const [key, value] of Object.entries(record)) {
-      const converted = toAttributeValue(value, maxLength);
-      if (converted !== undefined) attributes[key] = converted;
-    }
+    keys = Object.keys(record);
   } catch {
-    // A throwing getter or proxy: keep what was read.
+    return attributes; // A proxy that refuses to list its keys.
+  }
+  for (const key of keys) {
+    try {
+      const converted = toAttributeValue((record as Record<string, unknown>)[key], maxLength);
+      if (converted !== undefined) attributes[key] = converted;
+    } catch {
+      // A throwing getter: that entry is dropped.
+    }
   }
   return attributes;
 }

@@ -200,17 +200,16 @@ export class OpenTelemetryAdvisor implements Advisor {
 
   private callAttributes(request: ChatRequest, provider: string | undefined): Attributes {
     const { maxAttributeLength } = this.options;
-    let extra: Attributes = {};
+    let fromOption: Attributes = {};
     try {
-      const fromOption = this.options.attributes?.(request);
-      extra = {
-        ...toAttributes(fromOption, maxAttributeLength),
-        ...toAttributes(request.context.get(TelemetryParams.ATTRIBUTES), maxAttributeLength),
-      };
+      fromOption = toAttributes(this.options.attributes?.(request), maxAttributeLength);
     } catch {
       // A throwing attributes callback costs its attributes, never the call.
-      extra = toAttributes(request.context.get(TelemetryParams.ATTRIBUTES), maxAttributeLength);
     }
+    const extra: Attributes = {
+      ...fromOption,
+      ...toAttributes(request.context.get(TelemetryParams.ATTRIBUTES), maxAttributeLength),
+    };
     const attributes: Attributes = {
       ...extra,
       [GenAi.OPERATION_NAME]: GenAi.OPERATION_INVOKE_WORKFLOW,

@@ -89,7 +89,7 @@ export function toolSpanInterceptor(
     }
     const output$: Observable<unknown> = isObservable(output)
       ? subscribeInContext(output, span.context)
-      : defer(() => from(output as PromiseLike<unknown>));
+      : defer(() => from(output));
     let last: unknown;
     return output$.pipe(
       tap({

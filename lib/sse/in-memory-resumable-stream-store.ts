@@ -5,8 +5,8 @@ import { InMemoryStreamEntry } from './in-memory-stream-entry.js';
 import {
   streamNotFound,
   type ResumableStreamInfo,
-  ResumableStreamKey,
-  ResumableStreamStore,
+  type ResumableStreamKey,
+  type ResumableStreamStore,
 } from './resumable-stream-store.js';
 
 /**

@@ -1,8 +1,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { catchError, from, Observable, of, Subscription, switchMap, throwError } from 'rxjs';
+import { catchError, from, Observable, of, type Subscription, switchMap, throwError } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import { ResumableStreamError } from '../errors/resumable-stream-error.js';
 import { ResumableStreamLimitError } from '../errors/resumable-stream-limit-error.js';
 import { chunkEventEncoder } from './chunk-event-encoder.js';
 import { InMemoryResumableStreamStore } from './in-memory-resumable-stream-store.js';
@@ -28,14 +27,18 @@ import {
   resolveSseOptions,
   type ServerSentEventsOptions,
 } from './server-sent-events-options.js';
-import { checkStreamKey, parseLastEventId, runResumableStream } from './run-resumable-stream.js';
+import {
+  checkStreamKey,
+  parseLastEventId,
+  readStoredFrames,
+  RESUME_FAILED,
+  runResumableStream,
+} from './run-resumable-stream.js';
 import { resolveConnectionOptions } from './sse-connection-options.js';
 import type { SseEncoder } from './sse-encoder.js';
 import { sseHeaders } from './sse-headers.js';
-import { toServerSentEvents, withHeartbeat } from './to-server-sent-events.js';
+import { toServerSentEvents } from './to-server-sent-events.js';
 import { uiMessageStreamEncoder } from './ui-message-stream-encoder.js';
-
-const RESUME_FAILED = 'The stream cannot be read right now.';
 
 /**
  * SSE streams that clients resume with `Last-Event-ID`, kept in a {@link ResumableStreamStore}
@@ -149,7 +152,7 @@ export class ResumableStreams {
       this.producers.add(running);
       running.add(() => this.producers.delete(running));
     };
-    const reading$ = this.read(key, encoder, 0, heartbeat);
+    const reading$ = readStoredFrames(this.store, key, encoder, 0, heartbeat);
     const first$ = isPromiseLike(created)
       ? from(created).pipe(
           switchMap(() => reading$),
@@ -272,31 +275,11 @@ export class ResumableStreams {
   ): Observable<string> {
     const encoder = this.encoderOf(info);
     const after = parseLastEventId(lastEventId);
-    if (after !== undefined) return this.read(key, encoder, after, heartbeat);
+    if (after !== undefined) return readStoredFrames(this.store, key, encoder, after, heartbeat);
     return of(
       encoder.resumeError(
         `Cannot resume: the Last-Event-ID ${JSON.stringify(String(lastEventId))} is not an event id of this stream.`,
       ),
-    );
-  }
-
-  /** The store's frames, its refusals as the protocol's error frame, with heartbeats. */
-  private read(
-    key: ResumableStreamKey,
-    encoder: SseEncoder,
-    after: number,
-    heartbeat: number | false,
-  ): Observable<string> {
-    return this.store.read(key, after).pipe(
-      catchError((error: unknown) =>
-        // A store's own failure may name hosts or credentials: only our texts go out.
-        of(
-          encoder.resumeError(
-            ResumableStreamError.isInstance(error) ? error.message : RESUME_FAILED,
-          ),
-        ),
-      ),
-      withHeartbeat(heartbeat),
     );
   }
 

@@ -1,7 +1,10 @@
-import { Subscription, type Observable } from 'rxjs';
+import { catchError, of, Subscription, type Observable } from 'rxjs';
+import { ResumableStreamError } from '../errors/resumable-stream-error.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { isPromiseLike } from './resume-responses.js';
 import type { ResumableStreamKey, ResumableStreamStore } from './resumable-stream-store.js';
+import type { SseEncoder } from './sse-encoder.js';
+import { withHeartbeat } from './to-server-sent-events.js';
 
 /**
  * Runs a stream's frames into its store: each frame is appended in order (an asynchronous
@@ -60,4 +63,29 @@ export function parseLastEventId(value: string | number | null | undefined): num
   if (value === undefined || value === null || value === '') return 0;
   if (typeof value === 'number') return Number.isInteger(value) && value >= 0 ? value : undefined;
   return /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+}
+
+/** The resume error text when a store fails (its own message may name hosts). @internal */
+export const RESUME_FAILED = 'The stream cannot be read right now.';
+
+/**
+ * A store's frames for one connection: its refusals become the protocol's error frame (only
+ * the library's own texts go out), with this connection's heartbeats.
+ * @internal
+ */
+export function readStoredFrames(
+  store: ResumableStreamStore,
+  key: ResumableStreamKey,
+  encoder: SseEncoder,
+  after: number,
+  heartbeat: number | false,
+): Observable<string> {
+  return store.read(key, after).pipe(
+    catchError((error: unknown) =>
+      of(
+        encoder.resumeError(ResumableStreamError.isInstance(error) ? error.message : RESUME_FAILED),
+      ),
+    ),
+    withHeartbeat(heartbeat),
+  );
 }

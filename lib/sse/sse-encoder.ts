@@ -48,7 +48,15 @@ export interface SseStreamEncoder {
   fail(error: unknown): void;
 }
 
-/** What an encoder gets for a stream besides its sink. */
+/**
+ * What an encoder gets for a stream besides its sink.
+ *
+ * @example
+ * ```ts
+ * import type { SseEncoderContext } from 'rx-advisors/sse';
+ * const failText = ({ errors }: SseEncoderContext, error: unknown) => errors.error(error);
+ * ```
+ */
 export interface SseEncoderContext {
   /**
    * The texts that may leave the server for what came from an error (the failure itself,

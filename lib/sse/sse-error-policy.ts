@@ -37,11 +37,35 @@ export type SseErrorSource =
  */
 export type SseErrorMessage = 'safe' | 'raw' | ((error: unknown, source: SseErrorSource) => string);
 
-/** The text of an `error` event in safe mode. */
+/**
+ * The text of an `error` event in safe mode.
+ *
+ * @example
+ * ```ts
+ * import { SAFE_ERROR_MESSAGE } from 'rx-advisors/sse';
+ * const isSafe = (text: string) => text === SAFE_ERROR_MESSAGE;
+ * ```
+ */
 export const SAFE_ERROR_MESSAGE = 'The stream failed on the server.';
-/** The reason of a `retry` event in safe mode. */
+/**
+ * The reason of a `retry` event in safe mode.
+ *
+ * @example
+ * ```ts
+ * import { SAFE_RETRY_REASON } from 'rx-advisors/sse';
+ * const wasRedacted = (reason: string) => reason === SAFE_RETRY_REASON;
+ * ```
+ */
 export const SAFE_RETRY_REASON = 'The previous attempt did not succeed; trying again.';
-/** The text of a tool error result in safe mode. */
+/**
+ * The text of a tool error result in safe mode.
+ *
+ * @example
+ * ```ts
+ * import { SAFE_TOOL_ERROR } from 'rx-advisors/sse';
+ * const wasRedacted = (text: string) => text === SAFE_TOOL_ERROR;
+ * ```
+ */
 export const SAFE_TOOL_ERROR = 'The tool failed.';
 
 const ERROR_SOURCE: SseErrorSource = { kind: 'error' };

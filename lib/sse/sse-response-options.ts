@@ -70,5 +70,14 @@ export interface ResumableRegistration {
   streamId?: string;
 }
 
-/** The response header that names a resumable stream (set by `pipeToNodeResponse`/`toWebResponse`). */
+/**
+ * The response header that names a resumable stream (set by `pipeToNodeResponse` and
+ * `toWebResponse` when `resumable` is given).
+ *
+ * @example
+ * ```ts
+ * import { STREAM_ID_HEADER } from 'rx-advisors/sse';
+ * const streamId = response.headers.get(STREAM_ID_HEADER); // in a fetch client
+ * ```
+ */
 export const STREAM_ID_HEADER = 'x-stream-id';

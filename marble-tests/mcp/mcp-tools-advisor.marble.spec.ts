@@ -131,7 +131,7 @@ describe('mcpToolsAdvisor (marble)', () => {
 
   it('passes an empty round through, and an early unsubscription reaches the chain', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const empty = cold('  ---|');
+      const empty = cold<ChatChunk>('  ---|');
       const long = cold('   -a-b-c-|', { a: text('a'), b: text('b'), c: text('c') });
       const longSubs = '    ^--!';
       const { source } = sourceListing([remote]);

@@ -1,5 +1,12 @@
+import { filter, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { ChatRequest, createAdvisorChain, type ChatChunk } from '../../lib/index';
+import {
+  ChatRequest,
+  createAdvisorChain,
+  tool,
+  ToolCallingAdvisor,
+  type ChatChunk,
+} from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
 import { TelemetryHarness } from '../../spec/otel/support/telemetry-harness';
 
@@ -18,7 +25,7 @@ describe('OpenTelemetryAdvisor (marble)', () => {
   });
   afterEach(() => otel.shutdown());
 
-  const chainOver = (...streams: ReturnType<TestScheduler['createColdObservable']>[]) =>
+  const chainOver = (...streams: Observable<ChatChunk>[]) =>
     createAdvisorChain({ advisors: [otel.advisor()], model: MockChatModel.fromStreams(streams) });
 
   it('passes every chunk through unchanged, on its own frame', () => {
@@ -78,5 +85,79 @@ describe('OpenTelemetryAdvisor (marble)', () => {
     });
     const calls = otel.spans.filter((span) => span.name.startsWith('invoke_workflow'));
     expect(calls.map((span) => span.attributes['rx_advisors.rounds'])).toEqual([1, 1]);
+  });
+});
+
+describe('OpenTelemetryAdvisor tool spans (marble)', () => {
+  let testScheduler: TestScheduler;
+  let otel: TelemetryHarness;
+
+  beforeEach(() => {
+    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    otel = new TelemetryHarness();
+  });
+  afterEach(() => otel.shutdown());
+
+  const callsTool = (): ChatChunk[] => [
+    { type: 'tool-call', id: 'c1', name: 'slow', arguments: '{}' },
+    { type: 'finish', reason: 'tool-calls' },
+  ];
+
+  it('spans a tool for exactly as long as its Observable runs', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const tool$ = cold('----(r|)', { r: 'done' });
+      const slow = tool({
+        name: 'slow',
+        description: 'Takes 4 frames',
+        parameters: { type: 'object', properties: {} },
+        execute: () => tool$,
+      });
+      const model = MockChatModel.fromStreams([
+        cold('-(cf|)', { c: callsTool()[0], f: callsTool()[1] }),
+        cold('-a-(f|)', values),
+      ]);
+      const chain = createAdvisorChain({
+        advisors: [otel.advisor(), new ToolCallingAdvisor()],
+        model,
+      });
+      expectObservable(
+        chain.next(request().withTools([slow])).pipe(filter((c) => c.type === 'text-delta')),
+      ).toBe('-------a--|', values);
+      expectSubscriptions(tool$.subscriptions).toBe('-^---!');
+    });
+    expect(otel.names()).toEqual([
+      'chat',
+      'execute_tool slow',
+      'chat',
+      'invoke_workflow OpenTelemetryAdvisor',
+    ]);
+  });
+
+  it('ends the tool span as cancelled when the call is unsubscribed mid-tool', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const tool$ = cold('--------(r|)', { r: 'done' });
+      const slow = tool({
+        name: 'slow',
+        description: 'Takes 8 frames',
+        parameters: { type: 'object', properties: {} },
+        execute: () => tool$,
+      });
+      const model = MockChatModel.fromStreams([
+        cold('-(cf|)', { c: callsTool()[0], f: callsTool()[1] }),
+      ]);
+      const chain = createAdvisorChain({
+        advisors: [otel.advisor(), new ToolCallingAdvisor()],
+        model,
+      });
+      expectObservable(chain.next(request().withTools([slow])), '^---!').toBe('----');
+      expectSubscriptions(tool$.subscriptions).toBe('-^--!');
+    });
+    expect(otel.spans.map((span) => [span.name, span.attributes['rx_advisors.cancelled']])).toEqual(
+      [
+        ['chat', undefined],
+        ['execute_tool slow', true],
+        ['invoke_workflow OpenTelemetryAdvisor', true],
+      ],
+    );
   });
 });

@@ -108,10 +108,9 @@ describe('demo page rough edges', () => {
       await page.waitForFunction(
         `[...document.querySelectorAll('.message.assistant .usage')].some((u) => u.textContent !== '')`,
       );
-      expect(await page.$$eval('.message', (n) => n.map((e): string => e.className))).toEqual([
-        'message user',
-        'message assistant',
-      ]);
+      expect(
+        await page.$$eval('.message', (nodes: Element[]) => nodes.map((e) => e.className)),
+      ).toEqual(['message user', 'message assistant']);
       expect(await page.textContent('.message.assistant .answer')).toBe(TOKYO_AND_PARIS);
       expect(await page.$$('.tool-call')).toHaveLength(2);
       // Past the 3 s grace of the pagehide cancel: the resume called it off.

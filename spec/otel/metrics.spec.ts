@@ -34,7 +34,7 @@ describe('OpenTelemetryAdvisor metrics (the metrics SDK, in-memory exporter)', (
     );
     expect(byType['input']).toMatchObject({ count: 2, sum: 30 });
     expect(byType['output']).toMatchObject({ count: 2, sum: 12 });
-    expect(points[0]!.attributes).toMatchObject({
+    expect(points[0].attributes).toMatchObject({
       'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'mock',
       'gen_ai.response.model': 'mock-model',
@@ -44,20 +44,20 @@ describe('OpenTelemetryAdvisor metrics (the metrics SDK, in-memory exporter)', (
   it('records gen_ai.client.operation.duration and time to first chunk per model call', async () => {
     await twoRoundCall();
     const [duration] = await otel.points('gen_ai.client.operation.duration');
-    expect(histogram(duration!.value).count).toBe(2);
-    expect(histogram(duration!.value).sum).toBeGreaterThanOrEqual(0);
+    expect(histogram(duration.value).count).toBe(2);
+    expect(histogram(duration.value).sum).toBeGreaterThanOrEqual(0);
     const [firstChunk] = await otel.points('gen_ai.client.operation.time_to_first_chunk');
-    expect(histogram(firstChunk!.value).count).toBe(2);
+    expect(histogram(firstChunk.value).count).toBe(2);
   });
 
   it('records tool durations, tool errors and rounds per call', async () => {
     await twoRoundCall();
     const [tools] = await otel.points('rx_advisors.tool.duration');
-    expect(histogram(tools!.value).count).toBe(1);
-    expect(tools!.attributes).toMatchObject({ 'gen_ai.tool.name': 'getTime' });
+    expect(histogram(tools.value).count).toBe(1);
+    expect(tools.attributes).toMatchObject({ 'gen_ai.tool.name': 'getTime' });
     expect(await otel.points('rx_advisors.tool.errors')).toEqual([]);
     const [rounds] = await otel.points('rx_advisors.call.rounds');
-    expect(histogram(rounds!.value)).toMatchObject({ count: 1, sum: 2 });
+    expect(histogram(rounds.value)).toMatchObject({ count: 1, sum: 2 });
   });
 
   it('counts a failing tool and a failing model call by error.type', async () => {

@@ -60,12 +60,12 @@ const attributesOf = (span: OtlpSpan) =>
   Object.fromEntries(span.attributes.map(({ key, value }) => [key, plain(value)]));
 
 /** Runs the child that exports through the real exporter; resolves with what it printed. */
-function runChild(url: string): Promise<string> {
+function runChild(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', join(__dirname, 'support', 'otlp-export-child.ts'), url],
-      { cwd: join(__dirname, '..', '..'), timeout: 60_000 },
+      ['--import', 'tsx', join(__dirname, 'support', script), ...args],
+      { cwd: join(__dirname, '..', '..'), timeout: 60_000, env: { ...process.env, ...env } },
       (error, stdout, stderr) =>
         error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
     );
@@ -76,7 +76,9 @@ describe('OpenTelemetryAdvisor through the real OTLP/HTTP exporter', () => {
   it('exports the span tree of a two-round tool call to an OTLP/HTTP receiver', async () => {
     const receiver = await startReceiver();
     try {
-      expect(JSON.parse(await runChild(receiver.url))).toEqual({ text: 'It is noon.' });
+      expect(JSON.parse(await runChild('otlp-export-child.ts', [receiver.url]))).toEqual({
+        text: 'It is noon.',
+      });
 
       expect(receiver.paths[0]).toBe('POST /v1/traces application/json');
       const byName = (name: string) => receiver.spans.filter((span) => span.name === name);
@@ -84,10 +86,10 @@ describe('OpenTelemetryAdvisor through the real OTLP/HTTP exporter', () => {
       const rounds = byName('chat');
       const [toolSpan] = byName('execute_tool getTime');
       expect(receiver.spans).toHaveLength(4);
-      expect(call!.parentSpanId ?? '').toBe('');
-      expect(rounds.map((span) => span.parentSpanId)).toEqual([call!.spanId, call!.spanId]);
-      expect(toolSpan!.parentSpanId).toBe(rounds[0]!.spanId);
-      expect(attributesOf(rounds[0]!)).toMatchObject({
+      expect(call.parentSpanId ?? '').toBe('');
+      expect(rounds.map((span) => span.parentSpanId)).toEqual([call.spanId, call.spanId]);
+      expect(toolSpan.parentSpanId).toBe(rounds[0].spanId);
+      expect(attributesOf(rounds[0])).toMatchObject({
         'gen_ai.operation.name': 'chat',
         'gen_ai.provider.name': 'mock',
         'gen_ai.response.id': 'resp-1',
@@ -95,15 +97,37 @@ describe('OpenTelemetryAdvisor through the real OTLP/HTTP exporter', () => {
         'gen_ai.usage.input_tokens': 10,
         'gen_ai.usage.output_tokens': 5,
       });
-      expect(attributesOf(toolSpan!)).toMatchObject({
+      expect(attributesOf(toolSpan)).toMatchObject({
         'gen_ai.tool.name': 'getTime',
         'gen_ai.tool.call.id': 'call-1',
         'rx_advisors.round': 1,
       });
-      expect(attributesOf(call!)).toMatchObject({
+      expect(attributesOf(call)).toMatchObject({
         'rx_advisors.rounds': 2,
         'gen_ai.usage.output_tokens': 12,
       });
+    } finally {
+      await new Promise((resolve) => receiver.server.close(resolve));
+    }
+  }, 60_000);
+
+  it('the demo exports to OTEL_EXPORTER_OTLP_ENDPOINT when it is set, and loads nothing otherwise', async () => {
+    const receiver = await startReceiver();
+    try {
+      const endpoint = receiver.url.replace('/v1/traces', '');
+      const on = await runChild('demo-telemetry-child.ts', [], {
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      });
+      expect(JSON.parse(on)).toEqual({ text: 'Hello.', advisors: 1 });
+      expect(receiver.spans.map((span) => span.name).sort()).toEqual([
+        'chat',
+        'invoke_workflow OpenTelemetryAdvisor',
+      ]);
+      const off = await runChild('demo-telemetry-child.ts', [], {
+        OTEL_EXPORTER_OTLP_ENDPOINT: '',
+      });
+      expect(JSON.parse(off)).toEqual({ text: 'Hello.', advisors: 0 });
+      expect(receiver.spans).toHaveLength(2);
     } finally {
       await new Promise((resolve) => receiver.server.close(resolve));
     }

@@ -50,7 +50,7 @@ describe('OpenTelemetryAdvisor span lifecycle: every span ends exactly once', ()
       SpanStatusCode.ERROR,
     ]);
     expect(statusOf('execute_tool getTime')).toEqual([SpanStatusCode.UNSET, SpanStatusCode.UNSET]);
-    const third = otel.spans.filter((s) => s.name === 'chat')[2]!;
+    const third = otel.spans.filter((s) => s.name === 'chat')[2];
     expect(third.attributes).toMatchObject({
       'error.type': 'ProviderError',
       'rx_advisors.model_call': 3,
@@ -92,7 +92,7 @@ describe('OpenTelemetryAdvisor span lifecycle: every span ends exactly once', ()
     expect(otel.span('execute_tool getTime').attributes['error.type']).toBe('SyntaxError');
   });
 
-  it('on unsubscribe during a model call: round and call end cancelled', async () => {
+  it('on unsubscribe during a model call: round and call end cancelled', () => {
     const chunks = new Subject<ChatChunk>();
     const model = MockChatModel.fromStreams([chunks]);
     const chat = client(model, [otel.advisor()]);

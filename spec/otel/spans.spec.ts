@@ -42,10 +42,10 @@ describe('OpenTelemetryAdvisor spans', () => {
     expect(rounds).toHaveLength(2);
     expect(parentOf(call)).toBeUndefined();
     expect(rounds.map(parentOf)).toEqual([idOf(call), idOf(call)]);
-    expect(parentOf(toolSpan)).toBe(idOf(rounds[0]!));
-    expect(rounds[0]!.kind).toBe(SpanKind.CLIENT);
+    expect(parentOf(toolSpan)).toBe(idOf(rounds[0]));
+    expect(rounds[0].kind).toBe(SpanKind.CLIENT);
 
-    expect(rounds[0]!.attributes).toMatchObject({
+    expect(rounds[0].attributes).toMatchObject({
       'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'mock',
       'gen_ai.response.id': 'resp-1',
@@ -55,10 +55,8 @@ describe('OpenTelemetryAdvisor spans', () => {
       'gen_ai.usage.cache_read.input_tokens': 3,
       'rx_advisors.model_call': 1,
     });
-    expect(rounds[0]!.attributes['gen_ai.response.time_to_first_chunk']).toEqual(
-      expect.any(Number),
-    );
-    expect(rounds[1]!.attributes).toMatchObject({
+    expect(rounds[0].attributes['gen_ai.response.time_to_first_chunk']).toEqual(expect.any(Number));
+    expect(rounds[1].attributes).toMatchObject({
       'gen_ai.response.id': 'resp-2',
       'gen_ai.response.finish_reasons': ['stop'],
       'gen_ai.usage.reasoning.output_tokens': 2,
@@ -119,7 +117,7 @@ describe('OpenTelemetryAdvisor spans', () => {
     expect(parentOf(otel.span('SELECT'))).toBe(idOf(otel.span('execute_tool query')));
     // The next round does not nest under the tool whose callback started it.
     const rounds = otel.spans.filter((span) => span.name === 'chat');
-    expect(parentOf(rounds[1]!)).toBe(idOf(otel.span('invoke_workflow OpenTelemetryAdvisor')));
+    expect(parentOf(rounds[1])).toBe(idOf(otel.span('invoke_workflow OpenTelemetryAdvisor')));
   });
 
   it('nests the call span under the span active when the call is subscribed', async () => {
@@ -176,7 +174,7 @@ describe('OpenTelemetryAdvisor spans', () => {
       SpanStatusCode.ERROR,
       SpanStatusCode.UNSET,
     ]);
-    expect(rounds[0]!.attributes['error.type']).toBe('ProviderError');
+    expect(rounds[0].attributes['error.type']).toBe('ProviderError');
   });
 
   it('records nothing for a call that turns it off, and spans again for the next', async () => {
@@ -200,7 +198,7 @@ describe('OpenTelemetryAdvisor spans', () => {
     await lastValueFrom(stream);
     const calls = otel.spans.filter((span) => span.name.startsWith('invoke_workflow'));
     expect(calls).toHaveLength(2);
-    expect(calls[0]!.spanContext().traceId).not.toBe(calls[1]!.spanContext().traceId);
+    expect(calls[0].spanContext().traceId).not.toBe(calls[1].spanContext().traceId);
     expect(calls.map((span) => span.attributes['rx_advisors.rounds'])).toEqual([1, 1]);
   });
 

@@ -2,6 +2,8 @@
 // (issue 13.12), over a real HTTP server with a raw socket that never reads.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
 import { concat, from, interval, map, mergeMap, Observable, take, timer } from 'rxjs';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
 import {
@@ -115,6 +117,23 @@ describe('slow clients', () => {
       expect(seen.res!.destroyed).toBe(true);
     }, 15_000);
 
+    it('a finished resumable stream is not held for a reader that never reads: writeTimeout, then ttl', async () => {
+      const streams = new ResumableStreams({ ttl: 100 });
+      const key = { owner: 'alice', streamId: 'stuck' };
+      const { port, seen } = await bigDeltaServer(servers, 40, {
+        maxPendingBytes: 64 << 20,
+        writeTimeout: 200,
+        resumable: { streams, ...key },
+      });
+      nonReadingClient(port, sockets);
+      await eventually(() => seen.emitted === 40, 'the stream to finish');
+      expect(await streams.has(key)).toBe(true);
+      await eventually(() => seen.closed, 'the server to end the stuck connection');
+      await new Promise((resolve) => setTimeout(resolve, 300)); // then the ttl passes
+      expect(await streams.has(key)).toBe(false);
+      streams.clear();
+    }, 15_000);
+
     it('a client that reads keeps its connection: nothing is lost', async () => {
       const { port, seen } = await bigDeltaServer(servers, 30, { writeTimeout: 300 });
       const body = await (await fetch(`http://127.0.0.1:${port}/`)).text();
@@ -144,6 +163,38 @@ describe('slow clients', () => {
       expect(SlowClientError.isInstance(caught) && caught.limit).toBe('maxPendingBytes');
       expect(tornDown).toBe(true);
     });
+
+    it('over real HTTP (Hono): a client that reads nothing is cut off at maxPendingBytes', async () => {
+      let tornDown = false;
+      let emitted = 0;
+      const app = new Hono();
+      app.get('/', () =>
+        toWebResponse(
+          new Observable<ChatChunk>((subscriber) => {
+            const subscription = interval(1)
+              .pipe(take(300))
+              .subscribe(() => {
+                emitted++;
+                subscriber.next({ type: 'text-delta', text: BIG });
+              });
+            return () => {
+              tornDown = true;
+              subscription.unsubscribe();
+            };
+          }),
+          { heartbeat: false, maxPendingBytes: 2 << 20 },
+        ),
+      );
+      const port = await new Promise<number>((resolve) => {
+        const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
+          resolve(info.port),
+        ) as Server;
+        servers.push(server);
+      });
+      nonReadingClient(port, sockets);
+      await eventually(() => tornDown, 'the body to be cancelled');
+      expect(emitted).toBeLessThan(300);
+    }, 15_000);
 
     it('errors a body nobody reads past writeTimeout, also after the stream finished', async () => {
       // One frame at once, the rest (and the end) after the first read was served.

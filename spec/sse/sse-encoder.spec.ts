@@ -1,6 +1,6 @@
 // Wire protocols as values: the built-in encoders and a custom one, through the operator, the
 // responses and ResumableStreams.
-import { from } from 'rxjs';
+import { from, Observable } from 'rxjs';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
 import { InvalidOptionsError } from '../../lib/errors/invalid-options-error';
 import {
@@ -99,4 +99,37 @@ describe('SSE encoders', () => {
       expect(InvalidOptionsError.isInstance(caught) && caught.option).toBe('protocol');
     },
   );
+});
+
+describe('a custom encoder that throws', () => {
+  it('fails the stream with its error event (safe text), and unsubscribes the source', async () => {
+    let tornDown = false;
+    const throwing: SseEncoder = {
+      ...plainText,
+      create: (sink, context) => {
+        const inner = plainText.create(sink, context);
+        return {
+          ...inner,
+          chunk: (chunk) => {
+            if (chunk.type === 'text-delta' && chunk.text === 'last') {
+              throw new Error('encoder bug with sk-secret');
+            }
+            inner.chunk(chunk);
+          },
+        };
+      },
+    };
+    const source$ = new Observable<ChatChunk>((subscriber) => {
+      chunks.forEach((chunk) => subscriber.next(chunk));
+      return () => (tornDown = true);
+    });
+    const text = await framesText(
+      source$.pipe(toServerSentEvents({ protocol: throwing, heartbeat: false })),
+    );
+    expect(parseSse(text).events.map((event) => `${event.event}:${event.data}`)).toEqual([
+      'text:line one\nline two\n\nevent: end\ndata: forged',
+      'error:The stream failed on the server.',
+    ]);
+    expect(tornDown).toBe(true);
+  });
 });

@@ -11,6 +11,7 @@ import type { ChatOptions, ResponseFormat, ToolChoice } from '../../core/chat-op
 import type { ChatRequest } from '../../core/chat-request.js';
 import type { AssistantMessage, Message, ProviderMetadata } from '../../core/message.js';
 import type { AiSdkCallOptions } from './ai-sdk-language-model.js';
+import { applyPromptCache, mergeProviderOptions } from './ai-sdk-prompt-cache.js';
 
 type AssistantPart = Extract<LanguageModelV3Message, { role: 'assistant' }>['content'][number];
 
@@ -43,7 +44,15 @@ export function aiSdkCallOptions(request: ChatRequest, options: ChatOptions): Ai
   if (options.temperature !== undefined) call.temperature = options.temperature;
   if (options.topP !== undefined) call.topP = options.topP;
   if (options.stop !== undefined) call.stopSequences = [...options.stop];
-  return options.extra === undefined ? call : { ...call, ...options.extra };
+  if (options.promptCache !== undefined) applyPromptCache(call, options.promptCache);
+  if (options.extra === undefined) return call;
+  const merged: AiSdkCallOptions = { ...call, ...options.extra };
+  const extraProviderOptions = options.extra['providerOptions'] as
+    SharedV3ProviderOptions | undefined;
+  if (call.providerOptions !== undefined && extraProviderOptions !== undefined) {
+    merged.providerOptions = mergeProviderOptions(call.providerOptions, extraProviderOptions);
+  }
+  return merged;
 }
 
 /**

@@ -38,7 +38,7 @@ export type { AiSdkChatModelOptions } from './ai-sdk-chat-model-options.js';
  * import { ChatClient } from 'rx-advisors';
  * import { AiSdkChatModel } from 'rx-advisors/ai-sdk';
  *
- * const google = createGoogleGenerativeAI({ apiKey: process.env['GOOGLE_API_KEY'] });
+ * const google = createGoogleGenerativeAI({ apiKey: process.env['GOOGLE_API_KEY'] ?? '' });
  * const model = new AiSdkChatModel({ model: google('gemini-2.5-flash') });
  * ChatClient.create(model).prompt('Hello!').call().content().subscribe(console.log);
  * ```

@@ -32,9 +32,11 @@ async function main(): Promise<void> {
   }
   const memory = new MessageWindowChatMemory({ maxMessages: 100_000, repository });
   process.stdout.write('ready\n');
-  await new Promise<void>((resolve) =>
-    createInterface({ input: process.stdin }).once('line', () => resolve()),
-  );
+  // Wait for the parent's "go", then let stdin go so the process can exit.
+  const lines = createInterface({ input: process.stdin });
+  await new Promise<void>((resolve) => lines.once('line', () => resolve()));
+  lines.close();
+  process.stdin.destroy();
   for (let i = 0; i < Number(turns); i++) {
     await memory.add(conversationId, [
       { role: 'user', content: `${writer}-${i}` },

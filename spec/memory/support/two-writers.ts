@@ -17,6 +17,16 @@ export async function runTwoWriters(
       { stdio: ['pipe', 'pipe', 'inherit'] },
     ),
   );
+  // A writer that hangs must not outlive the test.
+  const guard = setTimeout(() => children.forEach((child) => child.kill('SIGKILL')), 45_000);
+  try {
+    await run(children);
+  } finally {
+    clearTimeout(guard);
+  }
+}
+
+async function run(children: ChildProcess[]): Promise<void> {
   await Promise.all(children.map(readyLine));
   const exits = children.map(
     (child) =>
@@ -26,7 +36,7 @@ export async function runTwoWriters(
         ),
       ),
   );
-  for (const child of children) child.stdin?.write('go\n');
+  for (const child of children) child.stdin?.end('go\n');
   await Promise.all(exits);
 }
 

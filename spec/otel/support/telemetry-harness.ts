@@ -52,7 +52,7 @@ export class TelemetryHarness {
     if (found.length !== 1) {
       throw new Error(`expected one span ${name}, got ${found.length}: ${this.names().join(', ')}`);
     }
-    return found[0]!;
+    return found[0];
   }
 
   names(): string[] {

@@ -31,7 +31,7 @@ const finish = (
 function mockV3(parts: LanguageModelV3StreamPart[], modelId = 'mock-model'): MockLanguageModelV3 {
   return new MockLanguageModelV3({
     modelId,
-    doStream: async () => ({ stream: convertArrayToReadableStream(parts) }),
+    doStream: () => Promise.resolve({ stream: convertArrayToReadableStream(parts) }),
   });
 }
 
@@ -121,7 +121,7 @@ describe('AiSdkChatModel', () => {
         ],
       });
       await collect(new AiSdkChatModel({ model }), request);
-      const { abortSignal, ...call } = model.doStreamCalls[0]!;
+      const { abortSignal, ...call } = model.doStreamCalls[0];
       expect(abortSignal).toBeInstanceOf(AbortSignal);
       expect(call).toEqual({
         prompt: [

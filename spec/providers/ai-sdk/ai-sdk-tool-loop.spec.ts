@@ -34,10 +34,10 @@ function weatherTool(calls: string[]) {
 /** The thought signature google-tool-call-gemini3.chunks.txt sends with its function call. */
 const recordedSignature = (): string =>
   (
-    JSON.parse(fixtureLines('google-tool-call-gemini3.chunks.txt')[0]!) as {
+    JSON.parse(fixtureLines('google-tool-call-gemini3.chunks.txt')[0]) as {
       candidates: { content: { parts: { thoughtSignature: string }[] } }[];
     }
-  ).candidates[0]!.content.parts[0]!.thoughtSignature;
+  ).candidates[0].content.parts[0].thoughtSignature;
 
 describe('the tool loop through AiSdkChatModel', () => {
   let server: ReplayServer;
@@ -64,7 +64,7 @@ describe('the tool loop through AiSdkChatModel', () => {
       outputTokens: 1027,
       reasoningTokens: 989,
     });
-    const second = server.requests[1]!.body;
+    const second = server.requests[1].body;
     const callId = second.contents[1].parts[0].functionCall.id as string;
     expect(callId).toEqual(expect.any(String));
     expect(second.contents).toEqual([
@@ -107,7 +107,7 @@ describe('the tool loop through AiSdkChatModel', () => {
 
     expect(calls).toEqual(['San Francisco']);
     expect(text.join('')).toBe('Hello, world! This is a test response.');
-    const messages = server.requests[1]!.body.messages as unknown[];
+    const messages = server.requests[1].body.messages as unknown[];
     expect(messages.slice(1)).toEqual([
       {
         role: 'assistant',
@@ -135,9 +135,9 @@ describe('the tool loop through AiSdkChatModel', () => {
     const recorded = fixtureLines('mistral-text.chunks.txt');
     const jsonAnswer = recorded.map((line, index) => {
       const chunk = JSON.parse(line) as { choices: { delta: { content: string } }[] };
-      if (index === 1) chunk.choices[0]!.delta.content = '{"city":"Paris",';
-      else if (index === 2) chunk.choices[0]!.delta.content = '"temperature":21}';
-      else if (index > 2 && index < recorded.length - 1) chunk.choices[0]!.delta.content = '';
+      if (index === 1) chunk.choices[0].delta.content = '{"city":"Paris",';
+      else if (index === 2) chunk.choices[0].delta.content = '"temperature":21}';
+      else if (index > 2 && index < recorded.length - 1) chunk.choices[0].delta.content = '';
       return JSON.stringify(chunk);
     });
     server.enqueue(replay('mistral-text.chunks.txt'), { kind: 'sse', body: sseFrames(jsonAnswer) });
@@ -154,7 +154,7 @@ describe('the tool loop through AiSdkChatModel', () => {
 
     expect(weather).toEqual({ city: 'Paris', temperature: 21 });
     expect(server.requests).toHaveLength(2);
-    const retry = server.requests[1]!.body.messages as { role: string; content: unknown }[];
+    const retry = server.requests[1].body.messages as { role: string; content: unknown }[];
     expect(JSON.stringify(retry.at(-1))).toMatch(/JSON|schema/i);
   });
 });

@@ -5,6 +5,7 @@ import {
   googleModel,
   MISTRAL_TEST_KEY,
   mistralModel,
+  mistralV2Model,
   replay,
 } from './ai-sdk-targets.js';
 import type { ProviderTarget } from './provider-cases.js';
@@ -46,7 +47,7 @@ export const GOOGLE_TARGET: ProviderTarget = {
     error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INVALID' },
   }),
   sentKey: (request) => header(request, 'x-goog-api-key'),
-  wireResponseSchema: (body: WireJson) => body.generationConfig.responseSchema,
+  wireResponseSchema: (body: WireJson): WireJson => body.generationConfig.responseSchema,
   wireToolNames: (body: WireJson) =>
     (body.tools[0].functionDeclarations as { name: string }[]).map((tool) => tool.name),
 };
@@ -80,10 +81,21 @@ export const MISTRAL_TARGET: ProviderTarget = {
     code: String(status),
   }),
   sentKey: (request) => header(request, 'authorization')?.replace(/^Bearer /, ''),
-  wireResponseSchema: (body: WireJson) => body.response_format.json_schema.schema,
+  wireResponseSchema: (body: WireJson): WireJson => body.response_format.json_schema.schema,
   wireToolNames: (body: WireJson) =>
     (body.tools as { function: { name: string } }[]).map((tool) => tool.function.name),
 };
 
+/** The same recordings through `@ai-sdk/mistral` 2.x (LanguageModelV2). */
+export const MISTRAL_V2_TARGET: ProviderTarget = {
+  ...MISTRAL_TARGET,
+  name: '@ai-sdk/mistral 2.x (V2)',
+  model: (server, options = {}) => mistralV2Model(server, 'mistral-small-latest', options),
+};
+
 /** Every AI SDK target of the shared cases. */
-export const AI_SDK_TARGETS: readonly ProviderTarget[] = [GOOGLE_TARGET, MISTRAL_TARGET];
+export const AI_SDK_TARGETS: readonly ProviderTarget[] = [
+  GOOGLE_TARGET,
+  MISTRAL_TARGET,
+  MISTRAL_V2_TARGET,
+];

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createMistral } from '@ai-sdk/mistral';
+// @ai-sdk/mistral 2.x (LanguageModelV2), installed under an alias next to 3.x.
+import { createMistral as createMistralV2 } from '@ai-sdk/mistral-v2';
 import { AiSdkChatModel } from '../../../../lib/providers/ai-sdk/ai-sdk-chat-model.js';
 import type { AiSdkChatModelOptions } from '../../../../lib/providers/ai-sdk/ai-sdk-chat-model-options.js';
 import type { ReplayServer, Reply } from '../../support/replay-server.js';
@@ -54,6 +56,21 @@ export function mistralModel(
   options: BridgeOptions = {},
 ): AiSdkChatModel {
   const mistral = createMistral({ apiKey: MISTRAL_TEST_KEY, baseURL: server.url });
+  return new AiSdkChatModel({
+    model: mistral(modelId),
+    secrets: [MISTRAL_TEST_KEY],
+    resolveModel: (id) => mistral(id),
+    ...options,
+  });
+}
+
+/** `@ai-sdk/mistral` 2.x (specification V2) pointed at the loopback server. */
+export function mistralV2Model(
+  server: ReplayServer,
+  modelId = 'mistral-small-latest',
+  options: BridgeOptions = {},
+): AiSdkChatModel {
+  const mistral = createMistralV2({ apiKey: MISTRAL_TEST_KEY, baseURL: server.url });
   return new AiSdkChatModel({
     model: mistral(modelId),
     secrets: [MISTRAL_TEST_KEY],

@@ -154,7 +154,7 @@ export const PROVIDER_CASES: readonly ProviderCase[] = [
         json: (request) => target.errorBody(401, `invalid key ${target.sentKey(request)}`),
       });
       const error = await failure(target.model(server).stream(hello()));
-      expect(target.sentKey(server.requests[0]!)).toBe(target.key);
+      expect(target.sentKey(server.requests[0])).toBe(target.key);
       expect((error as Error).message).toContain('invalid key');
       expect((error as Error).message).not.toContain(target.key);
     },
@@ -217,7 +217,7 @@ export const PROVIDER_CASES: readonly ProviderCase[] = [
         responseFormat: { type: 'json-schema', schema, name: 'weather' },
       });
       await collect(target.model(server).stream(request));
-      const wire = target.wireResponseSchema(server.requests[0]!.body);
+      const wire = target.wireResponseSchema(server.requests[0].body);
       expect(wire).toMatchObject({ properties: { city: { type: 'string' } } });
       expect(wire.required).toEqual(['city', 'temperature']);
     },
@@ -235,7 +235,7 @@ export const PROVIDER_CASES: readonly ProviderCase[] = [
         }),
       ]);
       await collect(target.model(server).stream(request));
-      expect(target.wireToolNames(server.requests[0]!.body)).toEqual(['weather']);
+      expect(target.wireToolNames(server.requests[0].body)).toEqual(['weather']);
     },
   },
 ];

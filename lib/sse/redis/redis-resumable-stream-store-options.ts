@@ -1,0 +1,71 @@
+import { Rules, type OptionRules } from '../../core/validate-options.js';
+import type { RedisStreamsClient } from './redis-streams-client.js';
+
+/**
+ * Options of `RedisResumableStreamStore` and `RedisResumableStreams`.
+ * @example
+ * ```ts
+ * import { createClient } from 'redis';
+ * import type { RedisResumableStreamStoreOptions } from 'rx-advisors/sse/redis';
+ * const options: RedisResumableStreamStoreOptions = {
+ *   client: await createClient({ url: process.env.REDIS_URL }).connect(),
+ *   ttl: 5 * 60_000,
+ * };
+ * ```
+ */
+export interface RedisResumableStreamStoreOptions {
+  /** A connected client (the official `redis` client); the store opens two more per process with `duplicate()`. */
+  client: RedisStreamsClient;
+  /** Prefix of every key and of the pub/sub channel; default `rx-advisors:sse:`. */
+  keyPrefix?: string;
+  /** Events kept per stream for clients that reconnect (the oldest go first). Default 1000. */
+  maxBufferedFrames?: number;
+  /** Characters of the events kept per stream (the oldest go first). Default 8388608 (8 Mi). */
+  maxBufferedBytes?: number;
+  /**
+   * Milliseconds a stream lives without a connected reader, on any instance (Redis key
+   * expiry): a running stream is then ended (its model request aborted); a finished one
+   * stays resumable that long. Default 60000.
+   */
+  ttl?: number;
+  /** Streams kept per owner; one more ends the oldest finished one, or fails with a `ResumableStreamLimitError`. Default 10. */
+  maxStreamsPerOwner?: number;
+  /** Milliseconds between the heartbeats of readers and producers (at most ttl / 3 is used). Default 5000. */
+  heartbeatInterval?: number;
+  /** Milliseconds a blocking read waits on the server before it is sent again. Default 1000. */
+  blockTimeout?: number;
+  /** Milliseconds readers wait for Redis to come back before they fail. Default 10000. */
+  readRetry?: number;
+}
+
+/** The defaults of {@link RedisResumableStreamStoreOptions}. @internal */
+export const REDIS_STORE_DEFAULTS = {
+  keyPrefix: 'rx-advisors:sse:',
+  maxBufferedFrames: 1000,
+  maxBufferedBytes: 8 * 1024 * 1024,
+  ttl: 60_000,
+  maxStreamsPerOwner: 10,
+  heartbeatInterval: 5000,
+  blockTimeout: 1000,
+  readRetry: 10_000,
+} as const;
+
+/** @internal */
+export const REDIS_STORE_RULES = {
+  client: Rules.custom(
+    "a connected Redis client with sendCommand and duplicate (import { createClient } from 'redis')",
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as Record<string, unknown>)['sendCommand'] === 'function' &&
+      typeof (value as Record<string, unknown>)['duplicate'] === 'function',
+  ),
+  keyPrefix: Rules.custom('a string', (value) => typeof value === 'string'),
+  maxBufferedFrames: Rules.integer(1),
+  maxBufferedBytes: Rules.integer(1),
+  ttl: Rules.integer(1000),
+  maxStreamsPerOwner: Rules.integer(1),
+  heartbeatInterval: Rules.integer(10),
+  blockTimeout: Rules.integer(10),
+  readRetry: Rules.integer(0),
+} as const satisfies OptionRules<RedisResumableStreamStoreOptions>;

@@ -1,0 +1,62 @@
+import { ResumableStreams } from '../resumable-streams.js';
+import type { SseEncoder } from '../sse-encoder.js';
+import { RedisResumableStreamStore } from './redis-resumable-stream-store.js';
+import type { RedisResumableStreamStoreOptions } from './redis-resumable-stream-store-options.js';
+
+/**
+ * Options of {@link RedisResumableStreams}: the store's, and custom encoders.
+ * @example
+ * ```ts
+ * import { createClient } from 'redis';
+ * import type { RedisResumableStreamsOptions } from 'rx-advisors/sse/redis';
+ * const options: RedisResumableStreamsOptions = {
+ *   client: await createClient({ url: process.env.REDIS_URL }).connect(),
+ *   ttl: 120_000,
+ * };
+ * ```
+ */
+export interface RedisResumableStreamsOptions extends RedisResumableStreamStoreOptions {
+  /** Custom `SseEncoder`s that streams may have been written with (as for `ResumableStreams`). */
+  encoders?: readonly SseEncoder[];
+}
+
+/**
+ * `ResumableStreams` on Redis, for a chat backend behind a load balancer: an answer started
+ * on instance A can be resumed on instance B with `Last-Event-ID` (the frames so far, then
+ * the live ones), and a cancel sent to B stops the model call running on A. Everything
+ * `ResumableStreams` offers (start, resume, cancel, the Node and web adapters) works the
+ * same; the streams live in a {@link RedisResumableStreamStore}.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from 'redis';
+ * import { RedisResumableStreams } from 'rx-advisors/sse/redis';
+ *
+ * const client = await createClient({ url: process.env.REDIS_URL }).on('error', console.error).connect();
+ * const streams = new RedisResumableStreams({ client, ttl: 60_000 });
+ * // in a request handler: streams.start({ owner: userId, streamId }, chunks$) …
+ * process.on('SIGTERM', () => void streams.close());
+ * ```
+ */
+export class RedisResumableStreams extends ResumableStreams {
+  /** The Redis store behind these streams. */
+  declare readonly store: RedisResumableStreamStore;
+
+  /** @param options The Redis client, the store's bounds and timings, custom encoders. */
+  constructor(options: RedisResumableStreamsOptions) {
+    const { encoders, ...storeOptions } = options ?? ({} as RedisResumableStreamsOptions);
+    super({
+      store: new RedisResumableStreamStore(storeOptions),
+      ...(encoders === undefined ? {} : { encoders }),
+    });
+  }
+
+  /**
+   * Ends the streams this instance runs and closes the connections the store opened (not
+   * the client you passed).
+   * @returns A Promise that resolves once done.
+   */
+  close(): Promise<void> {
+    return this.store.clear();
+  }
+}

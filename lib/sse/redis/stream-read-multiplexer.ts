@@ -1,0 +1,180 @@
+import type { RedisStreamsClient, RedisStreamsConnection } from './redis-streams-client.js';
+import { compareStreamIds, formatStreamId, parseStreamId, type StreamId } from './stream-id.js';
+
+/** One entry of a Redis Stream: its id and its fields as [name, value, …]. @internal */
+export type StreamEntry = readonly [id: StreamId, fields: readonly string[]];
+
+/** One reader of one stream key, at its own position. @internal */
+export interface StreamReader {
+  /** The last entry id this reader has. */
+  cursor: StreamId;
+  /** Entries after `cursor`, in order. */
+  deliver(entries: readonly StreamEntry[]): void;
+  /** The connection failed for longer than the store waits. */
+  fail(error: unknown): void;
+}
+
+/**
+ * Every blocking stream read of one process over ONE connection: a loop of
+ * `XREAD BLOCK … STREAMS k1 k2 … id1 id2 …` over the keys that have readers, each from the
+ * lowest position of its readers; every reader takes the entries after its own position.
+ * A new key or a reader behind the others interrupts the blocked read (`CLIENT UNBLOCK`).
+ * So 1,000 readers in one process cost one connection, and one read per batch of frames.
+ * @internal
+ */
+export class StreamReadMultiplexer {
+  private readonly readers = new Map<string, Set<StreamReader>>();
+  private connection: RedisStreamsConnection | undefined;
+  private connectionId: string | undefined;
+  private looping = false;
+  private blocked = false;
+  /** Bumped when the keys or positions change; `sent` is what the read in flight covers. */
+  private generation = 0;
+  private sent = 0;
+  private closed = false;
+
+  constructor(
+    private readonly client: RedisStreamsClient,
+    private readonly blockMs: number,
+    private readonly retryMs: number,
+  ) {}
+
+  /** Keys with readers (for tests and metrics). */
+  get size(): number {
+    return this.readers.size;
+  }
+
+  /**
+   * @returns A function that removes the reader.
+   */
+  add(key: string, reader: StreamReader): () => void {
+    let set = this.readers.get(key);
+    const isNew = set === undefined;
+    if (set === undefined) this.readers.set(key, (set = new Set()));
+    set.add(reader);
+    this.generation++;
+    if (isNew || compareStreamIds(reader.cursor, this.lowest(key, reader)) < 0) this.interrupt();
+    this.loop();
+    return () => {
+      const own = this.readers.get(key);
+      own?.delete(reader);
+      if (own?.size === 0) this.readers.delete(key);
+    };
+  }
+
+  /** Closes the connection; readers left get nothing more. */
+  close(): void {
+    this.closed = true;
+    this.readers.clear();
+    const connection = this.connection;
+    this.connection = undefined;
+    if (connection !== undefined) closeConnection(connection);
+  }
+
+  private lowest(key: string, except?: StreamReader): StreamId {
+    let low: StreamId | undefined;
+    for (const reader of this.readers.get(key) ?? []) {
+      if (reader === except) continue;
+      if (low === undefined || compareStreamIds(reader.cursor, low) < 0) low = reader.cursor;
+    }
+    return low ?? [Number.MAX_SAFE_INTEGER, 0];
+  }
+
+  /**
+   * Unblocks the read in flight so the next one covers the new reader. The UNBLOCK may
+   * reach the server before the XREAD it targets: then try again a few times.
+   */
+  private interrupt(): void {
+    const target = this.generation;
+    const attempt = async (left: number): Promise<void> => {
+      if (!this.blocked || this.sent >= target || this.connectionId === undefined) return;
+      const unblocked = await this.client.sendCommand(['CLIENT', 'UNBLOCK', this.connectionId]);
+      if (unblocked !== 1 && left > 0) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        await attempt(left - 1);
+      }
+    };
+    void attempt(5).catch(() => undefined);
+  }
+
+  private loop(): void {
+    if (this.looping || this.closed) return;
+    this.looping = true;
+    void this.run().finally(() => {
+      this.looping = false;
+      if (this.readers.size > 0 && !this.closed) this.loop();
+    });
+  }
+
+  private async run(): Promise<void> {
+    let failingSince: number | undefined;
+    while (this.readers.size > 0 && !this.closed) {
+      const keys = [...this.readers.keys()];
+      const ids = keys.map((key) => formatStreamId(this.lowest(key)));
+      let reply: unknown;
+      try {
+        const connection = await this.connect();
+        this.sent = this.generation;
+        this.blocked = true;
+        reply = await connection.sendCommand([
+          'XREAD',
+          'COUNT',
+          '1000',
+          'BLOCK',
+          String(this.blockMs),
+          'STREAMS',
+          ...keys,
+          ...ids,
+        ]);
+        failingSince = undefined;
+      } catch (error) {
+        this.connectionId = undefined;
+        failingSince ??= Date.now();
+        if (Date.now() - failingSince >= this.retryMs) {
+          for (const set of this.readers.values()) for (const reader of set) reader.fail(error);
+          this.readers.clear();
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
+      } finally {
+        this.blocked = false;
+      }
+      this.dispatch(reply);
+    }
+  }
+
+  private dispatch(reply: unknown): void {
+    if (!Array.isArray(reply)) return; // timed out or unblocked
+    for (const [key, rawEntries] of reply as [string, [string, string[]][]][]) {
+      const entries: StreamEntry[] = rawEntries.map(([id, fields]) => [parseStreamId(id), fields]);
+      for (const reader of [...(this.readers.get(key) ?? [])]) {
+        const fresh = entries.filter(([id]) => compareStreamIds(id, reader.cursor) > 0);
+        if (fresh.length === 0) continue;
+        reader.cursor = fresh[fresh.length - 1]![0];
+        reader.deliver(fresh);
+      }
+    }
+  }
+
+  private async connect(): Promise<RedisStreamsConnection> {
+    if (this.connection === undefined) {
+      const connection = this.client.duplicate();
+      connection.on('error', () => undefined); // reported through failed reads
+      this.connection = connection;
+      await connection.connect();
+    }
+    this.connectionId ??= String(await this.connection.sendCommand(['CLIENT', 'ID']));
+    return this.connection;
+  }
+}
+
+/** @internal */
+export function closeConnection(connection: RedisStreamsConnection): void {
+  try {
+    if (connection.destroy !== undefined) connection.destroy();
+    else connection.disconnect?.();
+  } catch {
+    // already closed
+  }
+}
