@@ -16,7 +16,7 @@ const LAYERS = {
   client: ['tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
   advisor: ['client', 'tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
   providers: ['schema', 'core', 'errors'],
-  sse: ['core', 'errors'],
+  sse: ['schema', 'core', 'errors'],
   testing: ['core', 'errors'],
   // Planned: a tool source (MCP) beside tools/, and telemetry as an observing advisor.
   mcp: ['tools', 'advisor-api', 'schema', 'core', 'errors'],

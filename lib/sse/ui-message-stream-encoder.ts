@@ -1,5 +1,7 @@
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import { UsageAccumulator } from '../core/usage-accumulator.js';
+import { parseJson } from '../schema/parse-json.js';
+import { SCHEMA_LIMIT_DEFAULTS } from '../schema/schema-limits.js';
 import type { SseEncoder, SseStreamEncoder } from './sse-encoder.js';
 import type { SseErrorPolicy } from './sse-error-policy.js';
 import { eventLineWriter, frameWithoutId, type EventLineWriter } from './sse-frame-writer.js';
@@ -106,10 +108,13 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
         this.openStep();
         this.announce(chunk.id, chunk.name);
         const { id: toolCallId, name: toolName } = chunk;
-        let input: unknown;
-        try {
-          input = JSON.parse(chunk.arguments === '' ? '{}' : chunk.arguments);
-        } catch {
+        // The same safe parse as tool arguments: no `__proto__` key reaches a browser's
+        // tool part, however the model escaped it.
+        const parsed = parseJson(
+          chunk.arguments === '' ? '{}' : chunk.arguments,
+          SCHEMA_LIMIT_DEFAULTS.maxDepth,
+        );
+        if (!parsed.ok) {
           this.write({
             type: 'tool-input-error',
             toolCallId,
@@ -119,7 +124,7 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
           });
           return;
         }
-        this.write({ type: 'tool-input-available', toolCallId, toolName, input });
+        this.write({ type: 'tool-input-available', toolCallId, toolName, input: parsed.value });
         return;
       }
       case 'tool-result': {

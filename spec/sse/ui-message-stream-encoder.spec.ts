@@ -292,6 +292,26 @@ describe("the 'ai-sdk-ui' protocol", () => {
     ]);
   });
 
+  it('a tool input never carries a __proto__ key to the browser, however the model escaped it', async () => {
+    const text = await framesText(
+      from<ChatChunk[]>([
+        {
+          type: 'tool-call',
+          id: 'call_1',
+          name: 'merge',
+          arguments: '{"\\u005f_proto__":{"polluted":true},"a":1}',
+        },
+        { type: 'finish', reason: 'tool-calls' },
+      ]).pipe(toServerSentEvents({ protocol: 'ai-sdk-ui', heartbeat: false })),
+    );
+    const available = parseSse(text)
+      .events.map((event) => event.data)
+      .find((data) => data.includes('tool-input-available'));
+    expect(available).toBeDefined();
+    expect(available).not.toContain('__proto__');
+    expect(JSON.parse(available!)).toMatchObject({ input: { a: 1 } });
+  });
+
   it('an error becomes an error part with a safe message, then [DONE]', async () => {
     const source$ = concat(
       of<ChatChunk[]>({ type: 'text-delta', text: 'Hal' }),

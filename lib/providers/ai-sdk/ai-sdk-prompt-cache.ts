@@ -45,7 +45,7 @@ function lastMessage(
   breakpoint: 'system' | 'conversation',
 ): LanguageModelV3Message | undefined {
   for (let index = call.prompt.length - 1; index >= 0; index--) {
-    const message = call.prompt[index]!;
+    const message = call.prompt[index];
     if ((message.role === 'system') === (breakpoint === 'system')) return message;
   }
   return undefined;
