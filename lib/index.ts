@@ -15,6 +15,7 @@ export type {
 export type {
   ChatChunk,
   ChatChunkType,
+  DataChunk,
   FinishChunk,
   FinishReason,
   MetadataChunk,
@@ -91,6 +92,11 @@ export {
   type RetryBackoff,
 } from './advisor/retry-advisor.js';
 export { FallbackAdvisor, type FallbackAdvisorOptions } from './advisor/fallback-advisor.js';
+export {
+  PromptCachingAdvisor,
+  type PromptCacheRound,
+  type PromptCachingAdvisorOptions,
+} from './advisor/prompt-caching-advisor.js';
 export { EvaluationAdvisor, type EvaluationAdvisorOptions } from './advisor/evaluation-advisor.js';
 export type {
   EvaluationInput,
@@ -155,7 +161,22 @@ export {
   MessageWindowChatMemory,
   type MessageWindowChatMemoryOptions,
 } from './memory/message-window-chat-memory.js';
+export {
+  TokenWindowChatMemory,
+  type TokenWindowChatMemoryOptions,
+} from './memory/token-window-chat-memory.js';
+export type { ChatMemoryUsageReport } from './memory/chat-memory-usage-report.js';
 export type { ChatMemoryAdvisorOptions } from './memory/memory-advisor-options.js';
+export {
+  SummarizingChatMemoryAdvisor,
+  type Summarizer,
+  type SummarizingChatMemoryAdvisorOptions,
+  type SummaryRequest,
+} from './memory/summarizing-chat-memory-advisor.js';
+export {
+  ContextEditingAdvisor,
+  type ContextEditingAdvisorOptions,
+} from './memory/context-editing-advisor.js';
 export {
   MessageChatMemoryAdvisor,
   type MessageChatMemoryAdvisorOptions,

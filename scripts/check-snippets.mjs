@@ -56,9 +56,19 @@ function blocksOf(lines, firstLine) {
   return blocks;
 }
 
-/** The snippets of a Markdown page. */
+/**
+ * The snippets of a Markdown page. A block right after `<!-- snippet: file <path> -->` is a
+ * verbatim copy of that repository file (compiled by the lint's tsc with its relative
+ * imports): it is compared with the file instead of being compiled alone.
+ */
 function markdownSnippets(file) {
-  return blocksOf(readFileSync(join(root, file), 'utf8').split('\n'), 1);
+  const lines = readFileSync(join(root, file), 'utf8').split('\n');
+  return blocksOf(lines, 1).map((block) => {
+    let i = block.line - 3; // the line before the fence, 0-based
+    while (i >= 0 && lines[i].trim() === '') i--;
+    const copy = /^<!--\s*snippet:\s*file\s+(\S+)\s*-->$/.exec(lines[i]?.trim() ?? '');
+    return copy === null ? block : { ...block, copyOf: copy[1] };
+  });
 }
 
 /** Whether the doc comment around line `i` has an `@internal` tag. */
@@ -107,7 +117,17 @@ function main() {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const origin = new Map();
-  const checked = snippets.filter((s) => !s.partial);
+  const copies = snippets.filter((s) => !s.partial && s.copyOf !== undefined);
+  const checked = snippets.filter((s) => !s.partial && s.copyOf === undefined);
+  const copyErrors = copies
+    .filter((s) => {
+      try {
+        return readFileSync(join(root, s.copyOf), 'utf8') !== `${s.code}\n`;
+      } catch {
+        return true;
+      }
+    })
+    .map((s) => `${s.file}:${s.line}: differs from ${s.copyOf} (or it does not exist)`);
   checked.forEach((s, index) => {
     const name = `${String(index).padStart(3, '0')}-${s.file.replace(/[^\w]+/g, '-')}.ts`;
     // `export {}` makes every snippet a module, so two snippets may declare the same name.
@@ -144,7 +164,7 @@ function main() {
   // tsc reports `<file>(<line>,<column>): error TS…`; map snippet lines back to the page.
   // Errors in lib/ itself are the lint's to report (tsc -p tsconfig.json): only snippet
   // errors, with their continuation lines, are kept.
-  const errors = [];
+  const errors = [...copyErrors];
   let inSnippet = false;
   for (const line of output.split('\n')) {
     if (line.trim() === '') continue;
@@ -159,8 +179,10 @@ function main() {
     const s = origin.get(match[1]);
     errors.push(`${s.file}:${s.line + Number(match[2]) - 1}:${match[3]} ${match[4]}`);
   }
-  const partial = snippets.length - checked.length;
-  const summary = `${checked.length} snippets type-checked, ${partial} marked partial and skipped`;
+  const partial = snippets.length - checked.length - copies.length;
+  const summary =
+    `${checked.length + copies.length} snippets type-checked (${copies.length} as repository files),` +
+    ` ${partial} marked partial and skipped`;
   if (errors.length > 0) {
     console.error(errors.join('\n'));
     console.error(

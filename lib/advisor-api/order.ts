@@ -33,6 +33,11 @@ export const Order = {
   STRUCTURED_OUTPUT: HIGHEST_PRECEDENCE + 250,
   /** Default order of the tool calling advisor: `HIGHEST_PRECEDENCE + 300`. */
   TOOL_CALLING: HIGHEST_PRECEDENCE + 300,
+  /**
+   * Default order of `ContextEditingAdvisor`: `HIGHEST_PRECEDENCE + 400`, inside the tool
+   * loop (it edits every round's request) and after a memory advisor ordered inside it.
+   */
+  CONTEXT_EDITING: HIGHEST_PRECEDENCE + 400,
   /** Default order of advisors without an explicit order: 0 (inside the tool loop). */
   DEFAULT: 0,
   /** Default order of `RetryAdvisor`: `LOWEST_PRECEDENCE - 1000`, next to the model, inside the loop. */
@@ -42,4 +47,9 @@ export const Order = {
    * just outside `RetryAdvisor`, so a model is retried first and replaced when retries fail.
    */
   FALLBACK: LOWEST_PRECEDENCE - 2000,
+  /**
+   * Default order of `PromptCachingAdvisor`: `LOWEST_PRECEDENCE - 3000`, inside the tool
+   * loop (one report per round) and outside `FallbackAdvisor` and `RetryAdvisor`.
+   */
+  PROMPT_CACHING: LOWEST_PRECEDENCE - 3000,
 } as const;

@@ -137,6 +137,31 @@ export interface RetryChunk {
 }
 
 /**
+ * Custom data an advisor sends to the client (sources, progress, a status line): the UI
+ * stream encodes it as a `data-<name>` part, our protocol as a `data` event. It is
+ * invisible to the model: `aggregate()` and the response ignore it, so it never reaches a
+ * next request or memory; the tool loop forwards it.
+ *
+ * @example
+ * ```ts
+ * import type { DataChunk } from 'rx-advisors';
+ * const sources: DataChunk = { type: 'data', name: 'sources', data: [{ url: 'https://example.com' }] };
+ * const status: DataChunk = { type: 'data', name: 'status', data: 'Searching…', transient: true };
+ * ```
+ */
+export interface DataChunk {
+  type: 'data';
+  /** The data part's name: the UI part's type is `data-<name>`. */
+  name: string;
+  /** Any JSON value. */
+  data: unknown;
+  /** A part with the same name and id replaces the earlier one in the client's message. */
+  id?: string;
+  /** Sent to the client's `onData` only, not kept in the message (the UI stream's `transient`). */
+  transient?: boolean;
+}
+
+/**
  * The unit of every stream: a discriminated union on `type`. Chunks are plain,
  * serialisable objects.
  *
@@ -166,7 +191,8 @@ export type ChatChunk =
   | FinishChunk
   | RoundStartChunk
   | RoundEndChunk
-  | RetryChunk;
+  | RetryChunk
+  | DataChunk;
 
 /** The `type` values of {@link ChatChunk}. */
 export type ChatChunkType = ChatChunk['type'];

@@ -80,6 +80,7 @@ export class ResponseAssembler {
       case 'tool-result':
       case 'round-start':
       case 'round-end':
+      case 'data':
         break;
       default:
         assertNever(chunk);

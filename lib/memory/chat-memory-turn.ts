@@ -19,6 +19,7 @@ import type { ChatResponse } from '../core/chat-response.js';
 import type { AssistantMessage, Message } from '../core/message.js';
 import { ResponseAssembler } from '../core/response-assembler.js';
 import { ToolLoopTranscript, type TranscriptMark } from '../core/tool-loop-transcript.js';
+import { roundsSent, type ChatMemoryUsageReport } from './chat-memory-usage-report.js';
 import type { ChatMemory } from './chat-memory.js';
 import { turnInputs } from './conversation-messages.js';
 
@@ -56,16 +57,19 @@ export function chatMemoryTurn(options: ChatMemoryTurnOptions): Observable<ChatC
   const assembler = new ResponseAssembler();
   let phase: Phase = 'loading';
 
-  const save$ = (messages: Message[]): Observable<never> =>
+  let sent: readonly Message[] = [];
+  const save$ = (messages: Message[], usage?: ChatMemoryUsageReport): Observable<never> =>
     defer(() => {
       phase = 'saving';
-      return from(chatMemory.add(conversationId, messages));
+      return from(chatMemory.add(conversationId, messages, usage));
     }).pipe(ignoreElements());
 
   const turn$ = defer(() => from(chatMemory.get(conversationId))).pipe(
     concatMap((history) => {
       phase = 'streaming';
-      return chain.next(prepare(request, history));
+      const prepared = prepare(request, history);
+      sent = prepared.messages;
+      return chain.next(prepared);
     }),
     tap((chunk) => assembler.add(chunk)),
     catchError((error: unknown) => {
@@ -87,7 +91,16 @@ export function chatMemoryTurn(options: ChatMemoryTurnOptions): Observable<ChatC
     }),
   );
 
-  const complete$ = defer(() => save$([...inputs, ...producedMessages(assembler.build(), loop)]));
+  const complete$ = defer(() => {
+    const response = assembler.build();
+    const { inputTokens } = response.usage;
+    // The provider's count of what this turn sent lets a token window size the conversation.
+    const usage =
+      inputTokens === undefined
+        ? undefined
+        : { inputTokens, calls: roundsSent(sent, loop?.read() ?? []) };
+    return save$([...inputs, ...producedMessages(response, loop)], usage);
+  });
 
   return concat(turn$, complete$).pipe(
     finalize(() => {

@@ -1,4 +1,5 @@
 import type { Message } from '../core/message.js';
+import type { ChatMemoryUsageReport } from './chat-memory-usage-report.js';
 
 /**
  * A conversation store with a policy: what to keep of a conversation, and how. The memory
@@ -29,9 +30,15 @@ export interface ChatMemory {
    * Appends messages to a conversation, atomically: all of them or none.
    * @param conversationId The conversation to write.
    * @param messages The messages to append, in order.
+   * @param usage What the model calls of this turn reported and sent (the memory advisors
+   *   pass it when the provider reported input tokens); a token window calibrates with it.
    * @returns A Promise that resolves once they are stored.
    */
-  add(conversationId: string, messages: readonly Message[]): Promise<void>;
+  add(
+    conversationId: string,
+    messages: readonly Message[],
+    usage?: ChatMemoryUsageReport,
+  ): Promise<void>;
   /**
    * Forgets a conversation.
    * @param conversationId The conversation to delete.

@@ -124,8 +124,11 @@ export class MessageWindowChatMemory implements ChatMemory {
   }
 }
 
-/** Runs `start`, turning a synchronous throw (bad input) into a rejected Promise. */
-function settle<T>(start: () => Promise<T>): Promise<T> {
+/**
+ * Runs `start`, turning a synchronous throw (bad input) into a rejected Promise.
+ * @internal Shared with `TokenWindowChatMemory`.
+ */
+export function settle<T>(start: () => Promise<T>): Promise<T> {
   try {
     return start();
   } catch (error) {
@@ -133,11 +136,13 @@ function settle<T>(start: () => Promise<T>): Promise<T> {
   }
 }
 
-function isSystem(message: Message): boolean {
+/** @internal Shared with `TokenWindowChatMemory`. */
+export function isSystem(message: Message): boolean {
   return message.role === 'system';
 }
 
-function checkId(conversationId: string): string {
+/** @internal Shared with `TokenWindowChatMemory`. */
+export function checkId(conversationId: string): string {
   const given: unknown = conversationId;
   if (typeof given !== 'string' || given === '') {
     throw new InvalidOptionsError({
@@ -149,7 +154,8 @@ function checkId(conversationId: string): string {
   return given;
 }
 
-function checkMessages(messages: readonly Message[]): readonly Message[] {
+/** @internal Shared with `TokenWindowChatMemory`. */
+export function checkMessages(messages: readonly Message[]): readonly Message[] {
   const given: unknown = messages;
   if (!Array.isArray(given)) {
     throw new InvalidOptionsError({
@@ -189,7 +195,8 @@ function isMessage(value: unknown): value is Message {
   }
 }
 
-function isRepository(value: unknown): value is ChatMemoryRepository {
+/** @internal Shared with `TokenWindowChatMemory`. */
+export function isRepository(value: unknown): value is ChatMemoryRepository {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Record<string, unknown>;
   return ['findConversationIds', 'findByConversationId', 'saveAll', 'deleteByConversationId'].every(

@@ -22,6 +22,14 @@ export type {
 export { chunkEventEncoder } from './chunk-event-encoder.js';
 export { uiMessageStreamEncoder } from './ui-message-stream-encoder.js';
 
+// From the AI SDK's UI messages (useChat's request) to ours
+export {
+  uiMessagesToMessages,
+  type UiMessage,
+  type UiMessagePart,
+  type UiMessagesToMessagesOptions,
+} from './ui-messages-to-messages.js';
+
 // HTTP responses
 export { pipeToNodeResponse } from './pipe-to-node-response.js';
 export { toWebResponse } from './to-web-response.js';

@@ -75,7 +75,7 @@ export interface ResumableRegistration {
  * `toWebResponse` when `resumable` is given).
  *
  * @example
- * ```ts
+ * ```ts partial
  * import { STREAM_ID_HEADER } from 'rx-advisors/sse';
  * const streamId = response.headers.get(STREAM_ID_HEADER); // in a fetch client
  * ```

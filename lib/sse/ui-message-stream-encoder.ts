@@ -178,6 +178,18 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
         this.write({ type: 'data-retry', data });
         return;
       }
+      case 'data': {
+        // A data part is not part of a text or reasoning run, but belongs to the step.
+        this.openStep();
+        const { name, id, data, transient } = chunk;
+        this.write({
+          type: `data-${name}`,
+          ...(id === undefined ? {} : { id }),
+          data,
+          ...(transient === true ? { transient } : {}),
+        });
+        return;
+      }
       case 'finish':
         this.finish(chunk.reason);
         return;

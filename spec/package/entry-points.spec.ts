@@ -32,6 +32,11 @@ describe('the one list of entry points', () => {
     }
   });
 
+  it.each(entryPoints)('$name has a row in the README\'s "What is inside" table', ({ name }) => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme).toContain(`| \`${name}\` |`);
+  });
+
   it('names the package exports map and nothing else', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
       exports: Record<string, unknown>;

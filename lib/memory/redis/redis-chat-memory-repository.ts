@@ -203,8 +203,9 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   }
 
   private encode(conversationId: string, messages: readonly Message[]): string {
-    if (!Array.isArray(messages)) {
-      throw new InvalidOptionsError({ option: 'messages', value: messages, expected: 'an array' });
+    const given: unknown = messages;
+    if (!Array.isArray(given)) {
+      throw new InvalidOptionsError({ option: 'messages', value: given, expected: 'an array' });
     }
     if (messages.length === 0) return '';
     return JSON.stringify(

@@ -16,8 +16,10 @@ interface ApiCallErrorLike {
 
 /**
  * Turns what an AI SDK model threw (or sent as an `error` part) into a `ProviderError`.
- * An `APICallError` keeps its status, its `isRetryable` and the Retry-After of its
- * response headers, and stays the `cause`; anything else goes through the kit's
+ * An `APICallError` for an HTTP error keeps its status, its `isRetryable` and the
+ * Retry-After of its response headers; one for a stream that broke after HTTP 200 (or a
+ * request that never connected) is judged by its cause, a dropped connection being
+ * retryable. The `APICallError` stays the `cause`. Anything else goes through the kit's
  * `toProviderError` (connection failures retryable, the rest not). Secrets are redacted.
  * @internal
  * @param error The thrown value.

@@ -151,7 +151,7 @@ export class StreamReadMultiplexer {
       for (const reader of [...(this.readers.get(key) ?? [])]) {
         const fresh = entries.filter(([id]) => compareStreamIds(id, reader.cursor) > 0);
         if (fresh.length === 0) continue;
-        reader.cursor = fresh[fresh.length - 1]![0];
+        reader.cursor = fresh[fresh.length - 1][0];
         reader.deliver(fresh);
       }
     }

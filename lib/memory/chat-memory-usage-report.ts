@@ -1,0 +1,44 @@
+import type { Message } from '../core/message.js';
+
+/**
+ * What the model calls of one turn cost and sent, handed to `ChatMemory.add` by the memory
+ * advisors so that a token window can size the conversation with the provider's own count.
+ *
+ * @example
+ * ```ts
+ * import type { ChatMemoryUsageReport } from 'rx-advisors';
+ * const report: ChatMemoryUsageReport = {
+ *   inputTokens: 812,
+ *   calls: [[{ role: 'user', content: 'Hi, I am Ada.' }]],
+ * };
+ * ```
+ */
+export interface ChatMemoryUsageReport {
+  /** The input tokens the provider reported, summed over `calls`. */
+  inputTokens: number;
+  /** The messages each model call of the turn sent, in order (one entry per round). */
+  calls: readonly (readonly Message[])[];
+}
+
+/**
+ * The messages each round of a tool loop sent: the first round sends `sent`, each later
+ * round also the assistant tool-call messages and results of the rounds before it.
+ * @internal
+ * @param sent The first round's messages.
+ * @param loopMessages The loop's messages in order (each round: one assistant message, then its results).
+ * @returns One message list per round.
+ */
+export function roundsSent(
+  sent: readonly Message[],
+  loopMessages: readonly Message[],
+): (readonly Message[])[] {
+  const calls: (readonly Message[])[] = [sent];
+  loopMessages.forEach((message, index) => {
+    // A round ends where the next assistant message (the next round's answer) begins.
+    const next = loopMessages[index + 1];
+    if (message.role === 'tool' && (next === undefined || next.role === 'assistant')) {
+      calls.push([...sent, ...loopMessages.slice(0, index + 1)]);
+    }
+  });
+  return calls;
+}

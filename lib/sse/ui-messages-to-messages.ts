@@ -1,0 +1,297 @@
+import type {
+  AssistantMessage,
+  Message,
+  ReasoningPart,
+  ToolCall,
+  ToolMessage,
+} from '../core/message.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../core/validate-options.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+
+/**
+ * One part of a UI message, as the AI SDK's `UIMessage` has it (`text`, `reasoning`,
+ * `tool-<name>`, `dynamic-tool`, `file`, `data-<name>`, `source-url`, `step-start`, …).
+ * Structural, so the library does not depend on the `ai` package.
+ * @example
+ * ```ts
+ * import type { UiMessagePart } from 'rx-advisors/sse';
+ * const part: UiMessagePart = { type: 'text', text: 'Hi' };
+ * ```
+ */
+export interface UiMessagePart {
+  readonly type: string;
+  readonly [key: string]: unknown;
+}
+
+/**
+ * A UI message as `useChat` sends it (the AI SDK's `UIMessage`, structurally).
+ * @example
+ * ```ts
+ * import type { UiMessage } from 'rx-advisors/sse';
+ * const message: UiMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] };
+ * ```
+ */
+export interface UiMessage {
+  readonly id?: string;
+  readonly role: 'system' | 'user' | 'assistant';
+  readonly parts: readonly UiMessagePart[];
+}
+
+/**
+ * Options of {@link uiMessagesToMessages}.
+ * @example
+ * ```ts partial
+ * import type { UiMessagesToMessagesOptions } from 'rx-advisors/sse';
+ * const options: UiMessagesToMessagesOptions = { messages: body.messages, history: 'memory' };
+ * ```
+ */
+export interface UiMessagesToMessagesOptions {
+  /** The client's messages (`useChat`'s request body `messages`). */
+  messages: readonly UiMessage[];
+  /**
+   * Who holds the conversation: `'client'` (default) converts every message; `'memory'`
+   * (a memory advisor holds it) takes only the new user message, the list's last one.
+   */
+  history?: 'client' | 'memory';
+  /** Keep system messages the client sent; default `false` (a browser must not set the instructions). */
+  allowSystem?: boolean;
+  /** A file part as text for the model; default a line naming it, `undefined` drops it. */
+  file?: (part: UiMessagePart) => string | undefined;
+  /** A data part as text for the model; default `undefined`: data parts are for the UI only. */
+  data?: (part: UiMessagePart) => string | undefined;
+  /** The most messages accepted from the client; default 1,000. */
+  maxMessages?: number;
+}
+
+const UI_MESSAGES_DEFAULTS = {
+  history: 'client' as 'client' | 'memory',
+  allowSystem: false,
+  file: defaultFileText,
+  data: (): string | undefined => undefined,
+  maxMessages: 1000,
+} as const;
+
+const UI_MESSAGES_RULES = {
+  messages: Rules.custom('an array of UI messages ({ role, parts })', (value) =>
+    Array.isArray(value),
+  ),
+  history: Rules.oneOf('client', 'memory'),
+  allowSystem: Rules.boolean,
+  file: Rules.func,
+  data: Rules.func,
+  maxMessages: Rules.integer(1),
+} as const satisfies OptionRules<UiMessagesToMessagesOptions>;
+
+/**
+ * Converts the AI SDK's UI messages (what `useChat` posts) to our `Message[]`: text and
+ * reasoning parts; tool parts in every state (a finished call becomes an assistant tool call
+ * and its tool result, `output-error` and `output-denied` an error result, a call without
+ * an outcome is left out so providers never see an unanswered call); files and data parts
+ * through the `file` and `data` options; an assistant message with several steps becomes
+ * one assistant message per step, each followed by its results.
+ *
+ * @example
+ * ```ts partial
+ * import { uiMessagesToMessages } from 'rx-advisors/sse';
+ * // With MessageChatMemoryAdvisor holding the conversation, take the new user message only:
+ * const [question] = uiMessagesToMessages({ messages: body.messages, history: 'memory' });
+ * client.prompt().messages(question).advisorParams({ conversationId: body.id }).stream();
+ * ```
+ * @param options The client's messages and how to read them.
+ * @returns Our messages, in order.
+ */
+export function uiMessagesToMessages(options: UiMessagesToMessagesOptions): Message[] {
+  const given = validateOptions(options, UI_MESSAGES_RULES);
+  const { history, allowSystem, file, data, maxMessages } = withDefaults(
+    UI_MESSAGES_DEFAULTS,
+    given,
+  );
+  const { messages } = options;
+  if (messages.length > maxMessages) {
+    throw new InvalidOptionsError({
+      option: 'messages',
+      value: `${messages.length} messages`,
+      expected: `at most ${maxMessages} messages (raise maxMessages, or let memory hold the conversation)`,
+    });
+  }
+  messages.forEach(checkMessage);
+  const reader: PartReader = { file, data };
+  if (history === 'memory') {
+    const last = messages.at(-1);
+    if (last?.role !== 'user') {
+      throw new InvalidOptionsError({
+        option: 'messages',
+        value: last?.role,
+        expected: "a list that ends with the new user message (history: 'memory')",
+      });
+    }
+    return userMessages(last, reader);
+  }
+  const result: Message[] = [];
+  for (const message of messages) {
+    if (message.role === 'assistant') result.push(...assistantMessages(message, reader));
+    else if (message.role === 'user') result.push(...userMessages(message, reader));
+    else if (allowSystem) result.push({ role: 'system', content: texts(message, reader) });
+  }
+  return result;
+}
+
+interface PartReader {
+  file: (part: UiMessagePart) => string | undefined;
+  data: (part: UiMessagePart) => string | undefined;
+}
+
+/** The default text of a file part: its name and media type (never a data URL's content). */
+function defaultFileText(part: UiMessagePart): string {
+  const name = typeof part['filename'] === 'string' ? part['filename'] : 'unnamed';
+  const url =
+    typeof part['url'] === 'string' && !part['url'].startsWith('data:') ? ` ${part['url']}` : '';
+  return `[file: ${name} (${String(part['mediaType'])})${url}]`;
+}
+
+function userMessages(message: UiMessage, reader: PartReader): Message[] {
+  const content = texts(message, reader);
+  return content === '' ? [] : [{ role: 'user', content }];
+}
+
+/** The text, file and data parts of a message as one text, a line each. */
+function texts(message: UiMessage, reader: PartReader): string {
+  const lines: string[] = [];
+  for (const part of message.parts) {
+    const line = partText(part, reader);
+    if (line !== undefined) lines.push(line);
+  }
+  return lines.join('\n');
+}
+
+function partText(part: UiMessagePart, reader: PartReader): string | undefined {
+  if (part.type === 'text') return typeof part['text'] === 'string' ? part['text'] : undefined;
+  if (part.type === 'file') return reader.file(part);
+  if (part.type.startsWith('data-')) return reader.data(part);
+  return undefined;
+}
+
+/** One assistant message per step, each followed by the results of its tool calls. */
+function assistantMessages(message: UiMessage, reader: PartReader): Message[] {
+  const out: Message[] = [];
+  let step = new Step();
+  for (const part of message.parts) {
+    if (part.type === 'step-start' || (step.hasTools && isContent(part))) {
+      step.flushInto(out);
+      step = new Step();
+    }
+    if (part.type === 'reasoning') {
+      step.reasoning(part);
+    } else if (part.type === 'dynamic-tool' || part.type.startsWith('tool-')) {
+      const name = part.type === 'dynamic-tool' ? String(part['toolName']) : part.type.slice(5);
+      step.tool(name, part);
+    } else {
+      const line = partText(part, reader);
+      if (line !== undefined) step.text(line);
+    }
+  }
+  step.flushInto(out);
+  return out;
+}
+
+function isContent(part: UiMessagePart): boolean {
+  return part.type === 'text' || part.type === 'reasoning';
+}
+
+/** One model call's worth of an assistant UI message. */
+class Step {
+  hasTools = false;
+  private content = '';
+  private readonly parts: ReasoningPart[] = [];
+  private readonly calls: ToolCall[] = [];
+  private readonly results: ToolMessage[] = [];
+
+  text(text: string): void {
+    this.content += this.content === '' || text === '' ? text : `\n${text}`;
+  }
+
+  reasoning(part: UiMessagePart): void {
+    const reasoning: ReasoningPart = { text: typeof part['text'] === 'string' ? part['text'] : '' };
+    const metadata = part['providerMetadata'];
+    if (typeof metadata === 'object' && metadata !== null) {
+      reasoning.providerMetadata = metadata as ReasoningPart['providerMetadata'] & object;
+    }
+    this.parts.push(reasoning);
+  }
+
+  tool(name: string, part: UiMessagePart): void {
+    const outcome = toolOutcome(part);
+    // A call without an outcome (still streaming, waiting, awaiting approval) is left out.
+    if (outcome === undefined) return;
+    this.hasTools = true;
+    const id = String(part['toolCallId']);
+    const input = part['input'] === undefined ? (part['rawInput'] ?? {}) : part['input'];
+    this.calls.push({
+      id,
+      name,
+      arguments: typeof input === 'string' ? input : JSON.stringify(input),
+    });
+    const result: ToolMessage = { role: 'tool', toolCallId: id, name, content: outcome.content };
+    if (outcome.isError) result.isError = true;
+    this.results.push(result);
+  }
+
+  flushInto(out: Message[]): void {
+    if (this.content === '' && this.calls.length === 0 && this.parts.length === 0) return;
+    const message: AssistantMessage = { role: 'assistant', content: this.content };
+    if (this.calls.length > 0) message.toolCalls = this.calls;
+    if (this.parts.length > 0) message.reasoning = this.parts;
+    out.push(message, ...this.results);
+  }
+}
+
+function toolOutcome(part: UiMessagePart): { content: string; isError: boolean } | undefined {
+  switch (part['state']) {
+    case 'output-available': {
+      const output = part['output'];
+      return {
+        content: typeof output === 'string' ? output : JSON.stringify(output ?? null),
+        isError: false,
+      };
+    }
+    case 'output-error':
+      return {
+        content: typeof part['errorText'] === 'string' ? part['errorText'] : 'The tool failed.',
+        isError: true,
+      };
+    case 'output-denied': {
+      const approval = part['approval'] as { reason?: unknown } | undefined;
+      const reason = typeof approval?.reason === 'string' ? `: ${approval.reason}` : '.';
+      return { content: `The user denied this tool call${reason}`, isError: true };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function checkMessage(message: UiMessage, index: number): void {
+  const given = message as unknown as Record<string, unknown> | null;
+  const ok =
+    typeof given === 'object' &&
+    given !== null &&
+    ['system', 'user', 'assistant'].includes(given['role'] as string) &&
+    Array.isArray(given['parts']) &&
+    (given['parts'] as unknown[]).every(
+      (part) =>
+        typeof part === 'object' &&
+        part !== null &&
+        typeof (part as { type?: unknown }).type === 'string',
+    );
+  if (!ok) {
+    throw new InvalidOptionsError({
+      option: `messages[${index}]`,
+      value: message,
+      expected: "a UI message: { role: 'system' | 'user' | 'assistant', parts: [{ type, … }] }",
+    });
+  }
+}
