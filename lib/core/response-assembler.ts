@@ -138,7 +138,7 @@ export class ResponseAssembler {
     name: string | undefined,
     argumentsDelta: string,
   ): void {
-    const pending = (this.pending ??= new Map());
+    const pending = (this.pending ??= new Map<number, PendingCall>());
     const call = pending.get(index);
     if (call === undefined) {
       pending.set(index, { id, name, arguments: argumentsDelta });

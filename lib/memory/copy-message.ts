@@ -30,6 +30,15 @@ export function copyMessage(message: Message): Message {
   }
 }
 
-function copyToolCall(call: ToolCall): ToolCall {
-  return { id: call.id, name: call.name, arguments: call.arguments };
+/**
+ * A copy of a tool call with only the fields of `ToolCall` (what a repository stores),
+ * `providerMetadata` deep-copied: a provider needs it back in later requests (Gemini's
+ * thought signatures), so memory keeps it.
+ * @internal
+ */
+export function copyToolCall(call: ToolCall): ToolCall {
+  const copy: ToolCall = { id: call.id, name: call.name, arguments: call.arguments };
+  if (call.providerMetadata !== undefined)
+    copy.providerMetadata = structuredClone(call.providerMetadata);
+  return copy;
 }

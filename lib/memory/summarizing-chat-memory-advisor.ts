@@ -1,4 +1,4 @@
-import { config, defer, firstValueFrom, isObservable, map, tap, type Observable } from 'rxjs';
+import { config, defer, finalize, firstValueFrom, isObservable, map, type Observable } from 'rxjs';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
 import { aggregate } from '../core/aggregate.js';
@@ -181,7 +181,7 @@ export class SummarizingChatMemoryAdvisor implements Advisor {
   advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
     return defer(() => {
       const conversationId = conversationIdOf(request, this.name, this.defaultConversationId);
-      let history: Message[] = [];
+      let history: Message[] | undefined;
       return chatMemoryTurn({
         chatMemory: this.chatMemory,
         conversationId,
@@ -193,7 +193,13 @@ export class SummarizingChatMemoryAdvisor implements Advisor {
         },
         insideToolLoop: false,
         saveToolMessages: this.saveToolMessages,
-      }).pipe(tap({ complete: () => this.summarizeLater(conversationId, history) }));
+      }).pipe(
+        // After the stream ended, whichever way: a failed or unsubscribed call saves its user
+        // message too, and that write may drop turns as well.
+        finalize(() => {
+          if (history !== undefined) this.summarizeLater(conversationId, history);
+        }),
+      );
     });
   }
 

@@ -8,6 +8,7 @@ import { MessageWindowChatMemory } from '../../lib/memory/message-window-chat-me
 import {
   SummarizingChatMemoryAdvisor,
   type Summarizer,
+  type SummaryRequest,
 } from '../../lib/memory/summarizing-chat-memory-advisor';
 import { MockChatModel } from '../../lib/testing';
 
@@ -153,6 +154,47 @@ describe('SummarizingChatMemoryAdvisor', () => {
     for (const text of ['u1', 'u2', 'u3']) await ask(text);
     await memoryAdvisor.whenIdle();
     expect(reported).toEqual([new Error('bug')]);
+  });
+
+  it('a failed or unsubscribed call saves its user message, and what that write drops is summarized too', async () => {
+    const summarizer = jest.fn((_request: SummaryRequest) => Promise.resolve('S'));
+    const model = MockChatModel.respond((_request, call) =>
+      call === 3
+        ? { error: new Error('model down') }
+        : { text: `a${call}`, delay: call === 4 ? 10 : 0 },
+    );
+    const chatMemory = new MessageWindowChatMemory({ maxMessages: 5 });
+    const memoryAdvisor = new SummarizingChatMemoryAdvisor({ chatMemory, summarizer });
+    const client = ChatClient.builder(model).defaultAdvisors(memoryAdvisor).build();
+    const stream = (text: string) =>
+      client.prompt(text).advisorParams({ conversationId: 'c1' }).stream().content();
+    await lastValueFrom(stream('u1'));
+    await lastValueFrom(stream('u2'));
+    await expect(lastValueFrom(stream('u3'))).rejects.toThrow('model down');
+    const streaming = stream('u4').subscribe();
+    await new Promise((resolve) => setImmediate(resolve)); // history read, the answer on its way
+    streaming.unsubscribe();
+    await new Promise((resolve) => setImmediate(resolve));
+    await memoryAdvisor.whenIdle();
+    // u3 (failed) fits; u4 (unsubscribed) pushes u1's turn out.
+    expect(summarizer).toHaveBeenCalledTimes(1);
+    expect(summarizer.mock.calls[0]).toEqual([
+      expect.objectContaining({ dropped: [u('u1'), a('a1')] }),
+    ]);
+    expect(await chatMemory.get('c1')).toEqual([summary('S'), u('u2'), a('a2'), u('u3'), u('u4')]);
+  });
+
+  it('each subscription of one stream is its own turn (no shared state)', async () => {
+    const summaries = MockChatModel.script([{ text: 'S1' }]);
+    const { memoryAdvisor, model } = setup(summaries);
+    const client = ChatClient.builder(model).defaultAdvisors(memoryAdvisor).build();
+    const turn$ = client.prompt('again').advisorParams({ conversationId: 'c2' }).call().content();
+    for (let i = 0; i < 3; i++) await lastValueFrom(turn$);
+    await memoryAdvisor.whenIdle();
+    expect(summaries.requests).toHaveLength(1);
+    expect(summaries.requests[0]!.messages[1]).toEqual(
+      u('New messages:\nuser: again\nassistant: a1'),
+    );
   });
 
   it('rejects a missing summarizer and an order inside the tool loop', () => {

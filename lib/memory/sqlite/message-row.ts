@@ -1,4 +1,5 @@
 import type { Message, ReasoningPart, ToolCall } from '../../core/message.js';
+import { copyToolCall } from '../copy-message.js';
 
 /**
  * One stored message: a row of the memory table. Assistant tool calls (with their ids)
@@ -33,7 +34,7 @@ export function toRow(message: Message): MessageRow {
   };
   if (message.role === 'assistant') {
     if (message.toolCalls !== undefined)
-      row.tool_calls = JSON.stringify(message.toolCalls.map(plainCall));
+      row.tool_calls = JSON.stringify(message.toolCalls.map(copyToolCall));
     if (message.reasoning !== undefined) row.reasoning = JSON.stringify(message.reasoning);
   } else if (message.role === 'tool') {
     row.tool_call_id = message.toolCallId;
@@ -84,10 +85,6 @@ export function fromRow(row: MessageRow): Message | string {
     default:
       return `unknown role ${JSON.stringify(row.role)}`;
   }
-}
-
-function plainCall(call: ToolCall): ToolCall {
-  return { id: call.id, name: call.name, arguments: call.arguments };
 }
 
 function parseJson(text: string): unknown {

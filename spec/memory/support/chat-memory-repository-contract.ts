@@ -14,7 +14,13 @@ export const everyRole: Message[] = [
     role: 'assistant',
     content: 'Checking.',
     toolCalls: [
-      { id: 'call_a', name: 'getTime', arguments: '{"city":"Paris"}' },
+      {
+        id: 'call_a',
+        name: 'getTime',
+        arguments: '{"city":"Paris"}',
+        // Kept for the provider (Gemini's thought signature must come back in later requests).
+        providerMetadata: { google: { thoughtSignature: 'EqsFCqgF' } },
+      },
       { id: 'call_b', name: 'getTime', arguments: '{"city":"Tokyo"}' },
     ],
     reasoning: [{ text: 'two cities', signature: 'sig' }],
