@@ -15,7 +15,10 @@ const LAYERS = {
   memory: ['advisor-api', 'core', 'errors'],
   client: ['tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
   advisor: ['client', 'tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
-  providers: ['schema', 'core', 'errors'],
+  // vector/: documents, embeddings, vector stores; rag/: the retrieval advisors.
+  vector: ['core', 'errors'],
+  rag: ['vector', 'advisor-api', 'core', 'errors'],
+  providers: ['vector', 'schema', 'core', 'errors'],
   sse: ['schema', 'core', 'errors'],
   testing: ['core', 'errors'],
   // Planned: a tool source (MCP) beside tools/, and telemetry as an observing advisor.

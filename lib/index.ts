@@ -97,6 +97,7 @@ export {
   type PromptCacheRound,
   type PromptCachingAdvisorOptions,
 } from './advisor/prompt-caching-advisor.js';
+export { ReReadingAdvisor, type ReReadingAdvisorOptions } from './advisor/re-reading-advisor.js';
 export { EvaluationAdvisor, type EvaluationAdvisorOptions } from './advisor/evaluation-advisor.js';
 export type {
   EvaluationInput,
@@ -186,6 +187,33 @@ export {
   type PromptChatMemoryAdvisorOptions,
 } from './memory/prompt-chat-memory-advisor.js';
 
+// Retrieval: documents, embeddings, vector stores, the question-answer advisor
+export type { Document, MetadataValue, ScoredDocument } from './vector/document.js';
+export type { EmbeddingModel, EmbeddingResponse } from './vector/embedding-model.js';
+export type { SearchRequest, SearchResult, VectorStore } from './vector/vector-store.js';
+export type { FilterExpression, FilterOperator } from './vector/filter-expression.js';
+export {
+  parseFilterExpression,
+  type FilterParseOptions,
+} from './vector/parse-filter-expression.js';
+export { matchesFilter } from './vector/matches-filter.js';
+export {
+  resolveSearchRequest,
+  DEFAULT_TOP_K,
+  type ResolvedSearchRequest,
+} from './vector/resolve-search-request.js';
+export { embedChecked } from './vector/embed-checked.js';
+export {
+  InMemoryVectorStore,
+  type InMemoryVectorStoreOptions,
+} from './vector/in-memory-vector-store.js';
+export {
+  QuestionAnswerAdvisor,
+  DEFAULT_QUESTION_ANSWER_TEMPLATE,
+  type QuestionAnswerAdvisorOptions,
+  type Retrieval,
+} from './rag/question-answer-advisor.js';
+
 // Errors
 export { RxAdvisorsError, type RxAdvisorsErrorOptions } from './errors/rx-advisors-error.js';
 export { InvalidOptionsError } from './errors/invalid-options-error.js';
@@ -222,3 +250,7 @@ export {
   type ChatMemoryOperation,
 } from './errors/chat-memory-error.js';
 export { MissingConversationIdError } from './errors/missing-conversation-id-error.js';
+export { FilterExpressionError } from './errors/filter-expression-error.js';
+export { VectorDimensionError } from './errors/vector-dimension-error.js';
+export { EmbeddingError } from './errors/embedding-error.js';
+export { EmptyQuestionError } from './errors/empty-question-error.js';

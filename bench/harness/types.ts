@@ -7,11 +7,12 @@ export type Metric =
   | 'us-per-round'
   | 'heap-kb-per-stream'
   | 'rss-kb-per-stream'
-  | 'us-to-first-chunk';
+  | 'us-to-first-chunk'
+  | 'us-per-turn';
 
 /** One row of `bench/results.json` (the schema of issue 8). */
 export interface BenchResult {
-  workload: 'W1' | 'W2' | 'W3' | 'W4' | 'W5';
+  workload: 'W1' | 'W2' | 'W3' | 'W4' | 'W5' | 'W6';
   params: Record<string, number | string>;
   framework: Framework;
   metric: Metric;

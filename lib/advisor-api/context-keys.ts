@@ -14,4 +14,10 @@ export const ContextKeys = {
    * it with `ToolLoopTranscript.of(request.context)`, `mark()` and `since(mark)`.
    */
   TOOL_LOOP_MESSAGES: 'rx-advisors.tool-loop.messages',
+  /**
+   * The call's `Retrieval` (question, retrieved documents, embedding usage), written by
+   * `QuestionAnswerAdvisor` before the model call. Read it with
+   * `QuestionAnswerAdvisor.retrieval(request.context)`.
+   */
+  RETRIEVED_DOCUMENTS: 'rx-advisors.rag.retrieved-documents',
 } as const;

@@ -7,7 +7,8 @@ const LOWEST_PRECEDENCE = 2147483647;
  * is one of these, so the whole default chain reads top to bottom:
  *
  * ```
- * SAFE_GUARD (+100) → CHAT_MEMORY (+200) → EVALUATION (+240) → STRUCTURED_OUTPUT (+250)
+ * SAFE_GUARD (+100) → CHAT_MEMORY (+200) → QUESTION_ANSWER (+220) → RE_READING (+230)
+ *   → EVALUATION (+240) → STRUCTURED_OUTPUT (+250)
  *   → TOOL_CALLING (+300) → DEFAULT (0: logger, advisor()) → RETRY (LOWEST - 1000) → model
  * ```
  *
@@ -27,6 +28,14 @@ export const Order = {
   SAFE_GUARD: HIGHEST_PRECEDENCE + 100,
   /** Default order of the chat memory advisors: `HIGHEST_PRECEDENCE + 200`. */
   CHAT_MEMORY: HIGHEST_PRECEDENCE + 200,
+  /**
+   * Default order of `QuestionAnswerAdvisor`: `HIGHEST_PRECEDENCE + 220`, inside memory (which
+   * stores the question, not the augmented prompt) and outside validation and the tool loop
+   * (one retrieval per call, not per attempt or round).
+   */
+  QUESTION_ANSWER: HIGHEST_PRECEDENCE + 220,
+  /** Default order of `ReReadingAdvisor`: `HIGHEST_PRECEDENCE + 230`, just inside retrieval. */
+  RE_READING: HIGHEST_PRECEDENCE + 230,
   /** Default order of `EvaluationAdvisor`: `HIGHEST_PRECEDENCE + 240`, outside structured output. */
   EVALUATION: HIGHEST_PRECEDENCE + 240,
   /** Default order of the structured output validation advisor: `HIGHEST_PRECEDENCE + 250`. */

@@ -1,8 +1,8 @@
 // The demo's interrupted turns (examples/demo/demo-turns.ts): a stopped answer is saved as
 // the question and the partial answer marked "(stopped)", so memory, the history and the
 // next request agree, and no two user turns follow each other.
-import { concat, NEVER, of, type Observable } from 'rxjs';
-import type { ChatChunk, ChatModel, ChatRequest } from '../../lib/index';
+import { concat, NEVER, of, throwError, type Observable } from 'rxjs';
+import { ProviderError, type ChatChunk, type ChatModel, type ChatRequest } from '../../lib/index';
 import { startDemoServer, type DemoServer } from '../../examples/demo/demo-server';
 import { FIXED_NOW, fetchJson, postChat, tempDataDir } from './demo-test-kit';
 
@@ -19,6 +19,28 @@ function stoppableModel() {
       return of<ChatChunk[]>(
         { type: 'text-delta', text: 'Hello again.' },
         { type: 'usage', usage: { inputTokens: 10, outputTokens: 3, totalTokens: 13 } },
+        { type: 'finish', reason: 'stop' },
+      );
+    },
+  };
+  return { model, requests };
+}
+
+/** Call 1: one delta, then a provider failure. Later calls: "Hello again.". */
+function failingModel() {
+  const requests: ChatRequest[] = [];
+  const model: ChatModel = {
+    provider: 'test',
+    stream: (request: ChatRequest): Observable<ChatChunk> => {
+      requests.push(request);
+      if (requests.length === 1) {
+        return concat(
+          of<ChatChunk>({ type: 'text-delta', text: 'Half an' }),
+          throwError(() => new ProviderError({ provider: 'test', message: 'overloaded' })),
+        );
+      }
+      return of<ChatChunk[]>(
+        { type: 'text-delta', text: 'Hello again.' },
         { type: 'finish', reason: 'stop' },
       );
     },
@@ -85,6 +107,33 @@ describe('demo server: interrupted turns', () => {
         finish: 'stop',
         rounds: 1,
       },
+    });
+  });
+
+  it('saves a failed answer as the partial text marked (failed)', async () => {
+    const { model, requests } = failingModel();
+    server = await startDemoServer({
+      port: 0,
+      model,
+      dataDir: tempDataDir(),
+      now: () => FIXED_NOW,
+    });
+    const failed = await postChat(server.url, 'Tell me a story');
+    expect(failed.events.at(-1)?.event).toBe('error');
+    const cookie = failed.setCookie!;
+
+    const second = await postChat(server.url, 'Try again?', { cookie });
+    expect(second.text).toBe('Hello again.');
+    expect(requests[1].messages.filter((m) => m.role !== 'system')).toEqual([
+      { role: 'user', content: 'Tell me a story' },
+      { role: 'assistant', content: 'Half an (failed)' },
+      { role: 'user', content: 'Try again?' },
+    ]);
+    const history = await fetchJson(server.url, 'api/history', { cookie });
+    expect(history.json.messages[1]).toEqual({
+      role: 'assistant',
+      content: 'Half an (failed)',
+      summary: { interrupted: 'failed' },
     });
   });
 });

@@ -5,6 +5,7 @@ import { InvalidOptionsError } from '../../lib/errors/invalid-options-error';
 import { Order } from '../../lib/advisor-api/order';
 import { InMemoryChatMemoryRepository } from '../../lib/memory/in-memory-chat-memory-repository';
 import { MessageWindowChatMemory } from '../../lib/memory/message-window-chat-memory';
+import { TokenWindowChatMemory } from '../../lib/memory/token-window-chat-memory';
 import {
   SummarizingChatMemoryAdvisor,
   type Summarizer,
@@ -192,9 +193,31 @@ describe('SummarizingChatMemoryAdvisor', () => {
     for (let i = 0; i < 3; i++) await lastValueFrom(turn$);
     await memoryAdvisor.whenIdle();
     expect(summaries.requests).toHaveLength(1);
-    expect(summaries.requests[0]!.messages[1]).toEqual(
+    expect(summaries.requests[0].messages[1]).toEqual(
       u('New messages:\nuser: again\nassistant: a1'),
     );
+  });
+
+  it('works with TokenWindowChatMemory: what the token budget drops is summarized and sent', async () => {
+    const summaries = MockChatModel.script([{ text: 'Ada likes tea.' }]);
+    const model = MockChatModel.respond((_request, call) => ({ text: `a${call}`.padEnd(40, '.') }));
+    const chatMemory = new TokenWindowChatMemory({ maxTokens: 30 });
+    const memoryAdvisor = new SummarizingChatMemoryAdvisor({ chatMemory, summarizer: summaries });
+    const client = ChatClient.builder(model).defaultAdvisors(memoryAdvisor).build();
+    const ask = (text: string) =>
+      lastValueFrom(
+        client
+          .prompt(text.padEnd(40, '.'))
+          .advisorParams({ conversationId: 'c1' })
+          .call()
+          .content(),
+      );
+    await ask('I am Ada, I like tea');
+    await ask('u2'); // two turns of 20 tokens do not fit 30: the first goes
+    await memoryAdvisor.whenIdle();
+    expect(summaries.requests).toHaveLength(1);
+    await ask('u3');
+    expect(model.requests[2].messages[0]).toEqual(summary('Ada likes tea.'));
   });
 
   it('rejects a missing summarizer and an order inside the tool loop', () => {

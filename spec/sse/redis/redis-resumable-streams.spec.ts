@@ -182,6 +182,28 @@ describeWith(plan)('RedisResumableStreams', () => {
     expect(await a.store.get(key)).toBeUndefined();
   }, 20_000);
 
+  it('ends a stream whose instance died (no producer heartbeat for ttl): readers on B get the error event', async () => {
+    const a = await instance(keyPrefix, { ttl: 1000, heartbeatInterval: 100 });
+    const b = await instance(keyPrefix, { ttl: 1000, heartbeatInterval: 100 });
+    const { live, source$ } = controlled();
+    const key = { owner: 'alice', streamId: a.createStreamId() };
+    subscriptions.push(a.start(key, source$, { heartbeat: false }).subscribe());
+    await eventually(() => live.observed, 'the model call to start');
+    live.next(delta('one'));
+    const onB: string[] = [];
+    let ended = false;
+    subscriptions.push(
+      b.resume(key, { heartbeat: false }).subscribe({
+        next: (f) => onB.push(f),
+        complete: () => (ended = true),
+      }),
+    );
+    await waitUntil('frame 1 on B', () => Promise.resolve(onB.length >= 1));
+    clients[0].destroy(); // instance A is gone: no more appends, no more heartbeats
+    await waitUntil('the reader on B to end', () => Promise.resolve(ended), 5000);
+    expect(ids(onB)).toEqual(['1', 'error']);
+  }, 20_000);
+
   it('refuses one more running stream per owner than maxStreamsPerOwner', async () => {
     const a = await instance(keyPrefix, { maxStreamsPerOwner: 1 });
     const { live, source$ } = controlled();

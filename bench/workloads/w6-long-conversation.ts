@@ -1,0 +1,115 @@
+import {
+  MessageWindowChatMemory,
+  TokenWindowChatMemory,
+  type ChatMemory,
+  type ChatMemoryUsageReport,
+  type Message,
+} from 'rx-advisors';
+import { uiMessagesToMessages, type UiMessage } from 'rx-advisors/sse';
+import { quartiles } from '../harness/stats.js';
+import type { Report } from '../harness/report.js';
+import type { BenchConfig } from './config.js';
+
+const TURNS_KEPT = 40;
+const QUESTION = 'What did the report say about the third quarter, and why? '.repeat(2);
+const ANSWER = 'The third quarter grew by four percent, mostly from the new region. '.repeat(4);
+/** A turn's tokens at 4 characters a token (the report below says the same, so the window holds 40 turns). */
+const TURN_TOKENS = Math.ceil((QUESTION.length + 4 + ANSWER.length) / 4);
+
+/** µs per call of `run`, in `samples` batches of `batch` calls after `warmup` calls. */
+async function timePerCall(
+  run: (i: number) => unknown,
+  { warmup, samples, batch }: { warmup: number; samples: number; batch: number },
+): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await run(i);
+  const values: number[] = [];
+  for (let s = 0; s < samples; s++) {
+    const started = performance.now();
+    for (let i = 0; i < batch; i++) await run(warmup + s * batch + i);
+    values.push(((performance.now() - started) * 1000) / batch);
+  }
+  return values;
+}
+
+/** One turn's `add` on a conversation at its window's steady state (older turns dropped). */
+async function memoryTurn(
+  memory: ChatMemory,
+  plan: { warmup: number; samples: number; batch: number },
+) {
+  const turn = (i: number): Message[] => [
+    { role: 'user', content: `${QUESTION}${i}` },
+    { role: 'assistant', content: ANSWER },
+  ];
+  for (let i = 0; i < TURNS_KEPT * 2; i++) await memory.add('c1', turn(i));
+  return timePerCall((i) => {
+    const messages = turn(i);
+    const usage: ChatMemoryUsageReport = { inputTokens: TURN_TOKENS, calls: [messages] };
+    return memory.add('c1', messages, usage);
+  }, plan);
+}
+
+/** A `useChat` conversation of `turns` turns, each with one finished tool call. */
+function uiConversation(turns: number): UiMessage[] {
+  const messages: UiMessage[] = [];
+  for (let i = 0; i < turns; i++) {
+    messages.push({
+      id: `u${i}`,
+      role: 'user',
+      parts: [{ type: 'text', text: `${QUESTION}${i}` }],
+    });
+    messages.push({
+      id: `a${i}`,
+      role: 'assistant',
+      parts: [
+        { type: 'step-start' },
+        {
+          type: 'tool-search',
+          toolCallId: `c${i}`,
+          state: 'output-available',
+          input: { q: 'q3' },
+          output: ANSWER,
+        },
+        { type: 'step-start' },
+        { type: 'text', text: ANSWER, state: 'done' },
+      ],
+    });
+  }
+  messages.push({ id: 'new', role: 'user', parts: [{ type: 'text', text: QUESTION }] });
+  return messages;
+}
+
+/**
+ * W6 long conversations: µs per turn of a token window against the message window (one
+ * `add` of a turn at steady state, in-memory repository), and of converting `useChat`'s
+ * messages (the whole list, and the new user message only when memory holds the conversation).
+ */
+export async function runW6(config: BenchConfig, report: Report): Promise<void> {
+  const quick = config.w5.rounds < 20;
+  const plan = quick
+    ? { warmup: 10, samples: 3, batch: 10 }
+    : { warmup: 2000, samples: 9, batch: 500 };
+  const add = (params: Record<string, string | number>, values: number[]) =>
+    report.addRow({
+      workload: 'W6',
+      params,
+      framework: 'rx-advisors',
+      metric: 'us-per-turn',
+      ...quartiles(values),
+    });
+
+  add(
+    { memory: 'token-window', turnsKept: TURNS_KEPT },
+    await memoryTurn(new TokenWindowChatMemory({ maxTokens: TURNS_KEPT * TURN_TOKENS }), plan),
+  );
+  add(
+    { memory: 'message-window', turnsKept: TURNS_KEPT },
+    await memoryTurn(new MessageWindowChatMemory({ maxMessages: TURNS_KEPT * 2 }), plan),
+  );
+  const conversation = uiConversation(TURNS_KEPT);
+  for (const history of ['client', 'memory'] as const) {
+    add(
+      { converter: 'uiMessagesToMessages', history, uiMessages: conversation.length },
+      await timePerCall(() => uiMessagesToMessages({ messages: conversation, history }), plan),
+    );
+  }
+}
