@@ -20,4 +20,10 @@ export const ContextKeys = {
    * `QuestionAnswerAdvisor.retrieval(request.context)`.
    */
   RETRIEVED_DOCUMENTS: 'rx-advisors.rag.retrieved-documents',
+  /**
+   * A function `(invocation, proceed) => output` that wraps every tool `execute` the tool
+   * loop runs for this call (the tool-execution core's per-call seam, used by
+   * telemetry). An advisor ordered before the loop sets it; the loop reads it every round.
+   */
+  TOOL_CALL_INTERCEPTOR: 'rx-advisors.tool-loop.interceptor',
 } as const;

@@ -8,7 +8,12 @@ import { Order } from '../advisor-api/order.js';
 import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
-import { Rules, validateOptions, withDefaults, type OptionRules } from '../core/validate-options.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../core/validate-options.js';
 
 /**
  * Options of {@link ReReadingAdvisor}.
@@ -77,7 +82,10 @@ export class ReReadingAdvisor implements Advisor {
     if (last === -1) return chain.next(request);
     const messages = request.messages.map((message, i) =>
       i === last && message.role === 'user'
-        ? { role: 'user' as const, content: this.template.replaceAll('{input}', () => message.content) }
+        ? {
+            role: 'user' as const,
+            content: this.template.replaceAll('{input}', () => message.content),
+          }
         : message,
     );
     return chain.next(request.withMessages(messages));

@@ -3,10 +3,18 @@ import type { Usage } from './usage.js';
 
 /**
  * Why a model stopped. `return-direct` is set by the tool loop when a return-direct
- * tool ended it; `error` when a stream ended on a reported failure.
+ * tool ended it; `error` when a stream ended on a reported failure; `awaiting-approval`
+ * when the tool loop stopped at calls that need a human decision (no `approve` option).
  */
 export type FinishReason =
-  'stop' | 'length' | 'tool-calls' | 'content-filter' | 'return-direct' | 'error' | 'other';
+  | 'stop'
+  | 'length'
+  | 'tool-calls'
+  | 'content-filter'
+  | 'return-direct'
+  | 'error'
+  | 'other'
+  | 'awaiting-approval';
 
 /**
  * A piece of answer text.
@@ -81,6 +89,25 @@ export interface ToolResultChunk {
   name: string;
   content: string;
   isError?: boolean;
+}
+
+/**
+ * The tool loop asks for a human decision on a tool call before it runs it (see
+ * `docs/tool-calling.md`, "Approval"). `approvalId` answers it in the decision.
+ * @example
+ * ```ts
+ * import type { ToolApprovalRequestChunk } from 'rx-advisors';
+ * const chunk: ToolApprovalRequestChunk = {
+ *   type: 'tool-approval-request',
+ *   approvalId: 'approval-c1',
+ *   toolCall: { id: 'c1', name: 'deleteUser', arguments: '{"id":7}' },
+ * };
+ * ```
+ */
+export interface ToolApprovalRequestChunk {
+  type: 'tool-approval-request';
+  approvalId: string;
+  toolCall: ToolCall;
 }
 
 /** Token usage of the model calls behind the stream so far that no earlier usage chunk reported. */
@@ -186,6 +213,7 @@ export type ChatChunk =
   | ToolCallDeltaChunk
   | ToolCallChunk
   | ToolResultChunk
+  | ToolApprovalRequestChunk
   | UsageChunk
   | MetadataChunk
   | FinishChunk

@@ -140,6 +140,34 @@ export interface AssistantMessage {
 }
 
 /**
+ * A human decision on a tool call that waited for approval, sent with the next request
+ * (see `docs/tool-calling.md`, "Approval"): it rides on a {@link ToolMessage} for the call
+ * (`content: ''`), which the tool loop replaces with the call's real result (or its
+ * denial) before any model sees it. `toolCall`, when given, must be the call exactly as
+ * the model made it (an edited call is refused).
+ * @example
+ * ```ts
+ * import type { ToolMessage } from 'rx-advisors';
+ * const decision: ToolMessage = {
+ *   role: 'tool',
+ *   toolCallId: 'c1',
+ *   name: 'deleteUser',
+ *   content: '',
+ *   approval: { approvalId: 'approval-c1', approved: false, reason: 'wrong user' },
+ * };
+ * ```
+ */
+export interface ToolApprovalResponse {
+  /** The `approvalId` of the `tool-approval-request` chunk. */
+  approvalId: string;
+  approved: boolean;
+  /** Why it was denied; the model sees "denied by the user: <reason>". */
+  reason?: string;
+  /** The call as the client saw it; must match the call in the conversation. */
+  toolCall?: ToolCall;
+}
+
+/**
  * The result of one tool call, sent back to the model.
  * @example
  * ```ts
@@ -154,6 +182,8 @@ export interface ToolMessage {
   content: string;
   /** `true` when the tool failed and `content` is the error text the model should see. */
   isError?: boolean;
+  /** A decision on a call awaiting approval, not a result yet (the loop runs the call). */
+  approval?: ToolApprovalResponse;
 }
 
 /**

@@ -78,6 +78,7 @@ export class ResponseAssembler {
         this.pending = undefined;
         break;
       case 'tool-result':
+      case 'tool-approval-request':
       case 'round-start':
       case 'round-end':
       case 'data':

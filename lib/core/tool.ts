@@ -26,6 +26,20 @@ export interface ToolContext {
   readonly round: number;
 }
 
+/**
+ * A tool's `needsApproval` function: whether this call (its validated arguments) must be
+ * approved by a human before it runs. A method type, so a `Tool<{ id: number }>` is still
+ * a `Tool` (like `execute`).
+ * @example
+ * ```ts
+ * import type { ToolApprovalPredicate } from 'rx-advisors';
+ * const bigPayments: ToolApprovalPredicate<{ amount: number }> = ({ amount }) => amount > 100;
+ * ```
+ */
+export type ToolApprovalPredicate<TArgs> = {
+  check(args: TArgs, context: ToolContext): boolean | PromiseLike<boolean>;
+}['check'];
+
 /** What `execute` may return: a value, a Promise or an Observable (its last value counts). */
 export type ToolOutput<TResult> = TResult | Promise<TResult> | Observable<TResult>;
 
@@ -60,4 +74,9 @@ export interface Tool<TArgs = unknown, TResult = unknown> extends ToolDefinition
    * `ToolTimeoutError`; `undefined` falls back to the loop's `toolTimeout`.
    */
   readonly timeout?: number | undefined;
+  /**
+   * Whether a call must be approved by a human before it runs: `true`, or a function of
+   * the validated arguments and the context (sync or async); see `docs/tool-calling.md`.
+   */
+  readonly needsApproval?: boolean | ToolApprovalPredicate<TArgs> | undefined;
 }

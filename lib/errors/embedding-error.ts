@@ -8,7 +8,7 @@ const MARKER = Symbol.for('rx-advisors.error.EmbeddingError');
  * stored.
  *
  * @example
- * ```ts
+ * ```ts partial
  * import { EmbeddingError } from 'rx-advisors';
  *
  * store.add(documents).subscribe({

@@ -7,7 +7,7 @@ const MARKER = Symbol.for('rx-advisors.error.FilterExpressionError');
  * limits). Nothing was searched.
  *
  * @example
- * ```ts
+ * ```ts partial
  * import { FilterExpressionError, InMemoryVectorStore } from 'rx-advisors';
  *
  * store.similaritySearch({ query: 'tea', filter: "genre == 'drama" }).subscribe({

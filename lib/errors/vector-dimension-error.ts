@@ -7,7 +7,7 @@ const MARKER = Symbol.for('rx-advisors.error.VectorDimensionError');
  * with another embedding model, or the model returned a short vector). Nothing was stored.
  *
  * @example
- * ```ts
+ * ```ts partial
  * import { VectorDimensionError } from 'rx-advisors';
  *
  * store.add(documents).subscribe({

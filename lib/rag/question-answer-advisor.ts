@@ -40,7 +40,7 @@ export interface Retrieval {
 /**
  * Options of {@link QuestionAnswerAdvisor}.
  * @example
- * ```ts
+ * ```ts partial
  * import { QuestionAnswerAdvisor, type QuestionAnswerAdvisorOptions } from 'rx-advisors';
  * const options: QuestionAnswerAdvisorOptions = { vectorStore: store, searchRequest: { topK: 3 } };
  * new QuestionAnswerAdvisor(options);
@@ -122,13 +122,13 @@ const QA_RULES: OptionRules<QuestionAnswerAdvisorOptions> = {
  * A per-call filter comes from `advisorParams({ [QuestionAnswerAdvisor.FILTER_EXPRESSION]: "…" })`.
  *
  * ```
- * search:  ---r|             (one SearchResult)
- * model:       --a--b--f|    (subscribed only once r has arrived)
- * result:  -------a--b--f|
+ * search:  ---r|              (one SearchResult)
+ * model:      -a-f|          (subscribed when r arrives)
+ * result:  ----a-f|
  * ```
  *
  * @example
- * ```ts
+ * ```ts partial
  * import { ChatClient, InMemoryVectorStore, QuestionAnswerAdvisor } from 'rx-advisors';
  *
  * const client = ChatClient.builder(model)

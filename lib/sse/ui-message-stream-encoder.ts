@@ -13,6 +13,7 @@ const DONE = '[DONE]';
 
 /** The AI SDK's finish reasons are ours minus `return-direct`, which ends with an answer. */
 function uiFinishReason(reason: FinishReason): string {
+  if (reason === 'awaiting-approval') return 'tool-calls';
   return reason === 'return-direct' ? 'stop' : reason;
 }
 
@@ -193,6 +194,8 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
       case 'finish':
         this.finish(chunk.reason);
         return;
+      case 'tool-approval-request':
+        return; // Issue 17 point 4 maps it to the UI stream's tool-approval-request part.
       default: {
         const unknown: never = chunk;
         void unknown; // A chunk type this protocol has no part for is left out.

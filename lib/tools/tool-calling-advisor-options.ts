@@ -12,6 +12,7 @@ import {
   TOOL_EXECUTION_RULES,
   type ToolErrorPolicy,
 } from './tool-execution.js';
+import type { ToolApprovalRequirement, ToolApprover } from './tool-approval.js';
 import type { ToolLoopState } from './tool-loop-state.js';
 
 /**
@@ -80,6 +81,14 @@ export interface ToolCallingAdvisorOptions {
   maxToolCallsPerRound?: number;
   /** Text streamed before a tool call in an intermediate round; default `stream`. */
   preamble?: PreamblePolicy;
+  /**
+   * Asks a human about each call that needs approval (in one stream); without it, a round
+   * with such calls ends the stream with `tool-approval-request` chunks and the finish
+   * reason `awaiting-approval`. See `docs/tool-calling.md`, "Approval".
+   */
+  approve?: ToolApprover;
+  /** Tools that need approval besides those declaring `needsApproval`: names or a predicate. */
+  requireApproval?: ToolApprovalRequirement;
 }
 
 /** The options with defaults applied (what subclasses see as `this.options`). */
@@ -96,6 +105,8 @@ export interface ResolvedToolCallingAdvisorOptions {
   readonly toolTimeout: number;
   readonly maxToolCallsPerRound: number;
   readonly preamble: PreamblePolicy;
+  readonly approve: ToolApprover | undefined;
+  readonly requireApproval: ToolApprovalRequirement | undefined;
 }
 
 /**
@@ -115,6 +126,8 @@ export const TOOL_CALLING_ADVISOR_DEFAULTS: ResolvedToolCallingAdvisorOptions = 
   toolTimeout: TOOL_EXECUTION_DEFAULTS.timeout,
   maxToolCallsPerRound: TOOL_EXECUTION_DEFAULTS.maxToolCallsPerRound,
   preamble: 'stream',
+  approve: undefined,
+  requireApproval: undefined,
 });
 
 const RULES: OptionRules<ToolCallingAdvisorOptions> = {
@@ -139,6 +152,16 @@ const RULES: OptionRules<ToolCallingAdvisorOptions> = {
   maxToolCallsPerRound: TOOL_EXECUTION_RULES.maxToolCallsPerRound,
   preamble: Rules.oneOf('stream', 'drop'),
   name: Rules.nonEmptyString,
+  approve: Rules.custom(
+    'a function (request, state) => decision | Promise | Observable',
+    (value) => typeof value === 'function',
+  ),
+  requireApproval: Rules.custom(
+    'an array of tool names or a function (call, tool) => boolean',
+    (value) =>
+      typeof value === 'function' ||
+      (Array.isArray(value) && value.every((name) => typeof name === 'string')),
+  ),
 };
 
 /**

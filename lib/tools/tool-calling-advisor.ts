@@ -10,7 +10,8 @@ import {
   type ToolCallingAdvisorOptions,
 } from './tool-calling-advisor-options.js';
 import { describeToolError } from './tool-execution.js';
-import { ToolLoopRun, type ToolLoopHooks } from './tool-loop-run.js';
+import type { ToolLoopHooks } from './tool-loop-hooks.js';
+import { ToolLoopRun } from './tool-loop-run.js';
 import {
   MutableToolLoopState,
   type ToolLoopState,

@@ -1,3 +1,4 @@
+import { ContextKeys } from '../advisor-api/context-keys.js';
 import type { ToolCall } from '../core/message.js';
 import type { Tool, ToolContext, ToolOutput } from '../core/tool.js';
 import { Rules, type OptionRule } from '../core/validate-options.js';
@@ -107,4 +108,13 @@ export interface ToolExecution {
 export function describeToolError(error: unknown): string {
   if (error instanceof Error) return error.message;
   return `The tool failed: ${String(error)}`;
+}
+
+/**
+ * The call's tool-call interceptor (`ContextKeys.TOOL_CALL_INTERCEPTOR`), if one is set.
+ * @internal
+ */
+export function interceptorOf(context: Map<string, unknown>): ToolCallInterceptor | undefined {
+  const intercept = context.get(ContextKeys.TOOL_CALL_INTERCEPTOR);
+  return typeof intercept === 'function' ? (intercept as ToolCallInterceptor) : undefined;
 }

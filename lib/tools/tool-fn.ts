@@ -41,6 +41,11 @@ export interface ToolOptions<TArgs, TResult, TParameters> {
    * default 64) and `maxIssues` (validation issues kept in a `ToolArgumentsError`, default 20).
    */
   argumentLimits?: SchemaLimits;
+  /**
+   * Whether a call must be approved by a human before it runs: `true`, or a function of
+   * the validated arguments and the context (sync or async). Default: no approval.
+   */
+  needsApproval?: boolean | ((args: TArgs, context: ToolContext) => boolean | PromiseLike<boolean>);
 }
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -112,6 +117,18 @@ export function tool(options: ToolOptions<unknown, unknown, unknown>): Tool {
       expected: 'a positive number of milliseconds',
     });
   }
+  const { needsApproval } = options;
+  if (
+    needsApproval !== undefined &&
+    typeof needsApproval !== 'boolean' &&
+    typeof needsApproval !== 'function'
+  ) {
+    throw new InvalidOptionsError({
+      option: `${name}.needsApproval`,
+      value: needsApproval,
+      expected: 'a boolean or a function (args, context) => boolean | Promise<boolean>',
+    });
+  }
   const parser = createArgumentsParser(name, parameters, options.argumentLimits);
   const convert = options.resultConverter ?? defaultResultConverter;
   return Object.freeze({
@@ -120,6 +137,7 @@ export function tool(options: ToolOptions<unknown, unknown, unknown>): Tool {
     inputSchema: parser.inputSchema,
     returnDirect,
     timeout,
+    ...(needsApproval === undefined || needsApproval === false ? {} : { needsApproval }),
     parseArguments: (text: string) => parser.parse(text),
     execute,
     convertResult: (result: unknown) => convert(result),

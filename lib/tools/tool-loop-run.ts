@@ -1,39 +1,40 @@
-import { concat, defer, from, ignoreElements, isObservable, map, of, type Observable } from 'rxjs';
+import {
+  concat,
+  concatMap,
+  defer,
+  from,
+  ignoreElements,
+  isObservable,
+  map,
+  of,
+  type Observable,
+} from 'rxjs';
 import type { AdvisorChain } from '../advisor-api/advisor.js';
 import { expandRounds } from '../core/expand-rounds.js';
 import { filterThen } from '../core/filter-then.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
-import type { ChatResponse } from '../core/chat-response.js';
-import type { Message, ToolCall, ToolMessage } from '../core/message.js';
-import type { Tool } from '../core/tool.js';
+import type { ToolCall, ToolMessage } from '../core/message.js';
 import { ToolLoopTranscript } from '../core/tool-loop-transcript.js';
 import { ToolCallLimitError } from '../errors/tool-call-limit-error.js';
 import { ToolLoopLimitError } from '../errors/tool-loop-limit-error.js';
+import { TooManyToolCallsError } from '../errors/too-many-tool-calls-error.js';
 import { finalChunks, toToolResultChunk } from './loop-chunks.js';
 import { RoundAssembly } from './round-assembly.js';
 import { startToolCalls } from './start-tool-calls.js';
+import { resumeApprovals, resumedRound } from './approval-resume.js';
+import {
+  ApprovalOutcome,
+  approveToolCalls,
+  mayNeedApproval,
+  mergeResults,
+} from './tool-approval.js';
 import type { ResolvedToolCallingAdvisorOptions } from './tool-calling-advisor-options.js';
-import type { MutableToolLoopState, ToolLoopState, ToolLoopSummary } from './tool-loop-state.js';
-import { uniqueToolCallIds } from './unique-tool-call-ids.js';
-
-/**
- * The hooks of `ToolCallingAdvisor` (its protected methods), as the loop calls them.
- * @internal
- */
-export interface ToolLoopHooks {
-  beforeRound(request: ChatRequest, state: ToolLoopState): ChatRequest;
-  afterRound(response: ChatResponse, state: ToolLoopState): ChatResponse;
-  isEligible(response: ChatResponse, state: ToolLoopState): boolean;
-  nextRoundMessages(
-    request: ChatRequest,
-    response: ChatResponse,
-    results: readonly ToolMessage[],
-    state: ToolLoopState,
-  ): readonly Message[];
-  toolErrorContent(error: unknown, call: ToolCall, state: ToolLoopState): string;
-  finalizeLoop(summary: ToolLoopSummary, state: ToolLoopState): ToolLoopSummary;
-}
+import type { ToolLoopHooks } from './tool-loop-hooks.js';
+import type { ToolRound } from './tool-round.js';
+import { interceptorOf } from './tool-execution.js';
+import type { MutableToolLoopState, ToolLoopSummary } from './tool-loop-state.js';
+import { renameRepeatedIds } from './unique-tool-call-ids.js';
 
 /** Opens the next round; the last value of a round, consumed by `expandRounds`. */
 class LoopStep {
@@ -47,14 +48,7 @@ type RoundEnd = LoopItem[] | Observable<LoopItem>;
 
 const isLoopStep = (item: LoopItem): item is LoopStep => item instanceof LoopStep;
 
-/** A round whose model call asked for tools, on its way to the next round. */
-interface ToolRound {
-  readonly request: ChatRequest;
-  readonly response: ChatResponse;
-  readonly calls: readonly ToolCall[];
-  readonly offered: ReadonlyMap<string, Tool>;
-  readonly returnDirect: boolean;
-}
+const asObservable = (end: RoundEnd): Observable<LoopItem> => (isObservable(end) ? end : from(end));
 
 const roundEnd = (round: number, finishReason: FinishReason): ChatChunk => ({
   type: 'round-end',
@@ -91,7 +85,20 @@ export class ToolLoopRun {
    * @returns Every round's outbound chunks, then the final metadata, usage and finish.
    */
   run(first: ChatRequest): Observable<ChatChunk> {
-    return this.round$(first).pipe(expandRounds(isLoopStep, (step) => this.round$(step.request)));
+    return this.start$(first).pipe(expandRounds(isLoopStep, (step) => this.round$(step.request)));
+  }
+
+  /** The first round, or the round paused in an earlier request, resumed with its decisions. */
+  private start$(first: ChatRequest): Observable<LoopItem> {
+    const { state } = this;
+    const resume = resumeApprovals(first.messages, (name) =>
+      state.offeredTools(first.tools).has(name),
+    );
+    if (resume === undefined) return this.round$(first);
+    const request = first.withMessages(resume.messages);
+    if (resume.paused === undefined) return this.round$(request);
+    const round = resumedRound(request, resume.paused, state.offeredTools(request.tools));
+    return defer(() => asObservable(this.tools$(round)));
   }
 
   private round$(base: ChatRequest): Observable<LoopItem> {
@@ -143,17 +150,65 @@ export class ToolLoopRun {
     // The events go out before any tool starts.
     return concat(
       from(announced),
-      defer(() => {
-        const next = this.tools$(round);
-        return isObservable(next) ? next : from(next);
+      defer(() => asObservable(this.tools$(round))),
+    );
+  }
+
+  /** Asks for the approvals the round needs (if any), then runs its tools. */
+  private tools$(round: ToolRound): RoundEnd {
+    const { calls, offered, request } = round;
+    const { state, options } = this;
+    const { resumed } = round;
+    if (resumed === undefined && !mayNeedApproval(calls, offered, options.requireApproval)) {
+      return this.runTools(round);
+    }
+    const limit = options.maxToolCallsPerRound;
+    if (calls.length > limit) {
+      throw new TooManyToolCallsError({ calls: calls.length, limit, round: state.round });
+    }
+    const gate = {
+      tools: offered,
+      values: request.toolContext,
+      round: state.round,
+      requirement: options.requireApproval,
+      approve: options.approve,
+      state,
+      decided: resumed?.decisions,
+      answered: resumed?.answered,
+    };
+    return approveToolCalls(calls, gate).pipe(
+      concatMap((item): Observable<LoopItem> => {
+        if (!(item instanceof ApprovalOutcome)) return of(item);
+        if (item.pending.length > 0) return from(this.pause(round));
+        return asObservable(this.runTools(round, item.denials));
       }),
     );
   }
 
-  /** Runs the round's tools; what follows is the next round, or the end of the loop. */
-  private tools$(round: ToolRound): RoundEnd {
-    const { request, calls, offered } = round;
+  /** Ends the loop at a round whose calls wait for decisions: no tool of it runs. */
+  private pause(round: ToolRound): ChatChunk[] {
+    const { state } = this;
+    // A resumed round still waiting: its message is in the conversation already.
+    if (round.resumed === undefined) {
+      state.messages.push(round.response.message);
+      this.transcriptOf().append(state, [round.response.message]);
+    }
+    return this.loopEnd('awaiting-approval');
+  }
+
+  /**
+   * Runs the round's tools (but the denied ones, answered with their denial); what
+   * follows is the next round, or the end of the loop.
+   */
+  private runTools(round: ToolRound, denials?: ReadonlyMap<string, ToolMessage>): RoundEnd {
+    const { request, offered } = round;
     const { state, options } = this;
+    const calls =
+      denials === undefined || denials.size === 0
+        ? round.calls
+        : round.calls.filter((call) => !denials.has(call.id));
+    const merge = (run: readonly ToolMessage[]): readonly ToolMessage[] =>
+      calls === round.calls ? run : mergeResults(round.calls, run, denials);
     const { results, finished, rest$ } = startToolCalls(calls, {
       tools: offered,
       values: request.toolContext,
@@ -164,13 +219,17 @@ export class ToolLoopRun {
       onToolError: options.onToolError,
       errorContent: (error, call) => this.hooks.toolErrorContent(error, call, state),
       guard: this.countCall,
+      intercept: interceptorOf(state.context),
     });
     const { emitToolEvents } = options;
     const out: LoopItem[] = [];
+    if (emitToolEvents && denials !== undefined) {
+      for (const denial of denials.values()) out.push(toToolResultChunk(denial));
+    }
     if (emitToolEvents) for (let i = 0; i < finished; i++) out.push(toToolResultChunk(results[i]));
     if (rest$ === undefined) {
       // Every tool answered at once: no subscription but the array's.
-      for (const item of this.afterTools(round, results)) out.push(item);
+      for (const item of this.afterTools(round, merge(results))) out.push(item);
       return out;
     }
     const events$: Observable<LoopItem> = emitToolEvents
@@ -179,7 +238,7 @@ export class ToolLoopRun {
     return concat(
       from(out),
       events$,
-      defer(() => from(this.afterTools(round, results))),
+      defer(() => from(this.afterTools(round, merge(results)))),
     );
   }
 
@@ -188,10 +247,13 @@ export class ToolLoopRun {
     const { request, response, returnDirect } = round;
     const { state } = this;
     // One by one: a spread of a huge round into push() would overflow the stack.
-    state.messages.push(response.message);
+    const transcript = this.transcriptOf();
+    // A resumed round's message was recorded by the request that paused it.
+    if (round.resumed === undefined) {
+      state.messages.push(response.message);
+      transcript.append(state, [response.message]);
+    }
     for (const result of results) state.messages.push(result);
-    const transcript = (this.transcript ??= ToolLoopTranscript.of(state.context));
-    transcript.append(state, [response.message]);
     transcript.append(state, results);
     if (returnDirect && results.every((result) => result.isError !== true)) {
       const text: ChatChunk = {
@@ -202,6 +264,10 @@ export class ToolLoopRun {
     }
     const messages = this.hooks.nextRoundMessages(request, response, results, state);
     return [new LoopStep(request.withMessages(messages))];
+  }
+
+  private transcriptOf(): ToolLoopTranscript {
+    return (this.transcript ??= ToolLoopTranscript.of(this.state.context));
   }
 
   private readonly countCall = (call: ToolCall): void => {
@@ -226,18 +292,4 @@ export class ToolLoopRun {
     if (state.model !== undefined) initial.model = state.model;
     return finalChunks(this.hooks.finalizeLoop(initial, state));
   }
-}
-
-/**
- * Gives the round's calls under a repeated id new ids, in the response's own message (a
- * fresh object from the assembler); their `tool-call` events were held back by the
- * round's assembly and go out under the new ids.
- */
-function renameRepeatedIds(response: ChatResponse): readonly ToolCall[] {
-  const calls = response.message.toolCalls;
-  if (calls === undefined) return [];
-  const unique = uniqueToolCallIds(calls);
-  if (unique === calls) return [];
-  response.message.toolCalls = unique.slice();
-  return unique.filter((call, index) => call !== calls[index]);
 }

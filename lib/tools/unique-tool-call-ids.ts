@@ -1,3 +1,4 @@
+import type { ChatResponse } from '../core/chat-response.js';
 import type { ToolCall } from '../core/message.js';
 
 /**
@@ -38,4 +39,19 @@ export function uniqueToolCallIds(calls: readonly ToolCall[]): readonly ToolCall
     unique[index] = { ...call, id };
   }
   return unique ?? calls;
+}
+
+/**
+ * Gives the round's calls under a repeated id new ids, in the response's own message (a
+ * fresh object from the assembler); their `tool-call` events were held back by the
+ * round's assembly and go out under the new ids.
+ * @internal
+ */
+export function renameRepeatedIds(response: ChatResponse): readonly ToolCall[] {
+  const calls = response.message.toolCalls;
+  if (calls === undefined) return [];
+  const unique = uniqueToolCallIds(calls);
+  if (unique === calls) return [];
+  response.message.toolCalls = unique.slice();
+  return unique.filter((call, index) => call !== calls[index]);
 }

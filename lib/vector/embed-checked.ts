@@ -10,7 +10,7 @@ import type { EmbeddingModel, EmbeddingResponse } from './embedding-model.js';
  * so a caller handles one error type for "the embedding model failed".
  *
  * @example
- * ```ts
+ * ```ts partial
  * import { embedChecked } from 'rx-advisors';
  * embedChecked(model, ['tea'], 1536).subscribe(({ embeddings }) => console.log(embeddings[0]?.length));
  * ```

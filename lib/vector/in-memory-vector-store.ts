@@ -16,7 +16,7 @@ import type { SearchRequest, SearchResult, VectorStore } from './vector-store.js
 /**
  * Options of {@link InMemoryVectorStore}.
  * @example
- * ```ts
+ * ```ts partial
  * import { InMemoryVectorStore, type InMemoryVectorStoreOptions } from 'rx-advisors';
  * const options: InMemoryVectorStoreOptions = { embeddingModel: model, maxTopK: 50 };
  * new InMemoryVectorStore(options);
@@ -68,7 +68,7 @@ interface Entry {
  * to SQLite or PostgreSQL). Nothing is persisted.
  *
  * @example
- * ```ts
+ * ```ts partial
  * import { lastValueFrom } from 'rxjs';
  * import { InMemoryVectorStore } from 'rx-advisors';
  *
@@ -152,14 +152,28 @@ export class InMemoryVectorStore implements VectorStore {
         map(({ embeddings, usage }) => {
           const vector = embeddings[0] ?? [];
           const queryNorm = norm(vector);
-          const hits: ScoredDocument[] = [];
+          // A bounded, sorted selection: O(n·k) compares, and only the winners are copied.
+          const top: { entry: Entry; score: number }[] = [];
           for (const entry of this.entries.values()) {
             if (filter !== undefined && !matchesFilter(filter, entry.document.metadata)) continue;
             const score = cosine(vector, queryNorm, entry);
-            if (score >= similarityThreshold) hits.push({ ...copy(entry.document), score });
+            if (score < similarityThreshold) continue;
+            const last = top[top.length - 1];
+            if (top.length === topK && last !== undefined && !ranksBefore(score, entry, last)) {
+              continue;
+            }
+            let at = top.length;
+            while (at > 0 && ranksBefore(score, entry, top[at - 1])) {
+              at -= 1;
+            }
+            top.splice(at, 0, { entry, score });
+            if (top.length > topK) top.pop();
           }
-          hits.sort((a, b) => b.score - a.score);
-          return { documents: hits.slice(0, topK), usage };
+          const documents: ScoredDocument[] = top.map(({ entry, score }) => ({
+            ...copy(entry.document),
+            score,
+          }));
+          return { documents, usage };
         }),
       );
     });
@@ -189,6 +203,12 @@ const copy = (document: Document): Document => ({
   text: document.text,
   metadata: { ...document.metadata },
 });
+
+/** Higher score first; equal scores by id, so results are stable across stores (SQL: ORDER BY distance, id). */
+function ranksBefore(score: number, entry: Entry, other: { entry: Entry; score: number }): boolean {
+  if (score !== other.score) return score > other.score;
+  return entry.document.id < other.entry.document.id;
+}
 
 function norm(vector: readonly number[]): number {
   let sum = 0;

@@ -50,10 +50,8 @@ function compare(actual: MetadataValue, operator: string, expected: MetadataValu
     (typeof actual === 'number' && typeof expected === 'number') ||
     (typeof actual === 'string' && typeof expected === 'string');
   if (!comparable) return false;
-  const a = actual as number | string;
-  const b = expected as number | string;
-  if (operator === '<') return a < b;
-  if (operator === '<=') return a <= b;
-  if (operator === '>') return a > b;
-  return a >= b;
+  if (operator === '<') return actual < expected;
+  if (operator === '<=') return actual <= expected;
+  if (operator === '>') return actual > expected;
+  return actual >= expected;
 }

@@ -117,7 +117,7 @@ class Parser {
     }
     const key = keyToken.text;
     const negated = this.accept('NOT');
-    if (this.accept('IN')) return { type: 'in', key, values: this.list() };
+    if (this.accept('IN')) return { type: negated ? 'nin' : 'in', key, values: this.list() };
     if (!negated && this.accept('NIN')) return { type: 'nin', key, values: this.list() };
     if (negated) this.fail(this.peek(), 'expected IN after NOT');
     const operator = this.next();
@@ -156,7 +156,7 @@ class Parser {
   }
 
   private peek(): Token {
-    return this.tokens[this.index] as Token;
+    return this.tokens[this.index];
   }
 
   private next(): Token {

@@ -24,7 +24,8 @@ export interface SearchRequest {
 }
 
 /**
- * What a similarity search found: the documents, most similar first, and the tokens the
+ * What a similarity search found: the documents, most similar first (equal
+ * scores by id), and the tokens the
  * query's embedding cost.
  *
  * @example

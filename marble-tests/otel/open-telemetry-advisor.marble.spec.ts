@@ -122,7 +122,7 @@ describe('OpenTelemetryAdvisor tool spans (marble)', () => {
       });
       expectObservable(
         chain.next(request().withTools([slow])).pipe(filter((c) => c.type === 'text-delta')),
-      ).toBe('-------a--|', values);
+      ).toBe('------a-|', values);
       expectSubscriptions(tool$.subscriptions).toBe('-^---!');
     });
     expect(otel.names()).toEqual([

@@ -12,7 +12,6 @@ import {
 } from 'rxjs';
 import { validateOptions, withDefaults } from '../../core/validate-options.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
-import { ResumableStreamError } from '../../errors/resumable-stream-error.js';
 import { ResumableStreamLimitError } from '../../errors/resumable-stream-limit-error.js';
 import {
   streamNotFound,
@@ -34,18 +33,10 @@ import {
   TOUCH_SCRIPT,
 } from './redis-stream-scripts.js';
 import type { RedisStreamsClient } from './redis-streams-client.js';
+import { runScript } from './run-script.js';
+import { ended, evicted, streamError } from './stream-errors.js';
+import { streamKeys, type StreamKeys } from './stream-keys.js';
 import { StreamReadMultiplexer, type StreamReader } from './stream-read-multiplexer.js';
-
-interface StreamKeys {
-  readonly base: string;
-  readonly meta: string;
-  readonly frames: string;
-  readonly alive: string;
-  readonly producer: string;
-  readonly owner: string;
-  readonly ownerPrefix: string;
-  readonly id: string;
-}
 
 /**
  * A {@link ResumableStreamStore} on Redis: a stream started on one instance can be resumed,
@@ -104,6 +95,8 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
 
   async create(key: ResumableStreamKey, info: ResumableStreamInfo): Promise<void> {
     const k = this.keys(key);
+    // The first append of this stream must find its script loaded (see `eval`).
+    await this.client.sendCommand(['SCRIPT', 'LOAD', APPEND_SCRIPT]);
     const created = await this.eval(
       CREATE_SCRIPT,
       [k.meta, k.frames, k.alive, k.owner, k.producer],
@@ -150,6 +143,7 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
           String(this.options.maxBufferedBytes),
           String(this.options.ttl),
         ],
+        false,
       );
     } catch (error) {
       // Redis is gone: stop the model here rather than stream into nothing.
@@ -278,44 +272,11 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
     );
   }
 
-  private eval(script: string, keys: string[], args: string[]): Promise<unknown> {
-    return this.client.sendCommand(['EVAL', script, String(keys.length), ...keys, ...args]);
+  private eval(script: string, keys: string[], args: string[], retry = true): Promise<unknown> {
+    return runScript(this.client, script, keys, args, retry);
   }
 
   private keys(key: ResumableStreamKey): StreamKeys {
-    const owner = encodeURIComponent(key.owner);
-    const id = encodeURIComponent(key.streamId);
-    const ownerPrefix = `${this.options.keyPrefix}${owner}:`;
-    const base = `${ownerPrefix}${id}`;
-    return {
-      base,
-      meta: `${base}:meta`,
-      frames: `${base}:frames`,
-      alive: `${base}:alive`,
-      producer: `${base}:producer`,
-      owner: `${ownerPrefix}streams`,
-      ownerPrefix,
-      id,
-    };
+    return streamKeys(this.options.keyPrefix, key);
   }
-}
-
-function streamError(
-  streamId: string,
-  reason: 'ended' | 'evicted' | 'ahead',
-  message: string,
-): ResumableStreamError {
-  return new ResumableStreamError({ streamId, reason, message });
-}
-
-function ended(streamId: string): ResumableStreamError {
-  return streamError(streamId, 'ended', 'The stream was ended on the server.');
-}
-
-function evicted(streamId: string, after: number): ResumableStreamError {
-  return streamError(
-    streamId,
-    'evicted',
-    `Cannot resume after event ${after}: the events after it are no longer buffered.`,
-  );
 }

@@ -1,6 +1,9 @@
 import type { RedisStreamsClient, RedisStreamsConnection } from './redis-streams-client.js';
 import { compareStreamIds, formatStreamId, parseStreamId, type StreamId } from './stream-id.js';
 
+/** Milliseconds frames gather between two reads while they keep coming. */
+const BATCH_MS = 5;
+
 /** One entry of a Redis Stream: its id and its fields as [name, value, …]. @internal */
 export type StreamEntry = readonly [id: StreamId, fields: readonly string[]];
 
@@ -140,12 +143,17 @@ export class StreamReadMultiplexer {
       } finally {
         this.blocked = false;
       }
-      this.dispatch(reply);
+      if (this.dispatch(reply)) {
+        // Frames keep coming: let a few milliseconds of them gather, so that one XREAD over
+        // every key carries many frames instead of one (Redis pays per key, per call).
+        await new Promise((resolve) => setTimeout(resolve, BATCH_MS));
+      }
     }
   }
 
-  private dispatch(reply: unknown): void {
-    if (!Array.isArray(reply)) return; // timed out or unblocked
+  /** @returns Whether the reply carried entries. */
+  private dispatch(reply: unknown): boolean {
+    if (!Array.isArray(reply)) return false; // timed out or unblocked
     for (const [key, rawEntries] of reply as [string, [string, string[]][]][]) {
       const entries: StreamEntry[] = rawEntries.map(([id, fields]) => [parseStreamId(id), fields]);
       for (const reader of [...(this.readers.get(key) ?? [])]) {
@@ -155,6 +163,7 @@ export class StreamReadMultiplexer {
         reader.deliver(fresh);
       }
     }
+    return reply.length > 0;
   }
 
   private async connect(): Promise<RedisStreamsConnection> {

@@ -20,15 +20,17 @@ function aptInstall(debianPackage: string): void {
   installed.add(debianPackage);
   console.log(`[servers] installing Debian's ${debianPackage} package for the store tests…`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () =>
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', debianPackage], {
+  // Jest runs spec files in parallel workers: take turns on dpkg's lock.
+  const apt = (...args: string[]) =>
+    execFileSync('flock', ['/tmp/rx-advisors-apt.lock', 'apt-get', ...args], {
       stdio: ['ignore', 'ignore', 'inherit'],
       env,
     });
+  const install = () => apt('install', '-y', '-qq', '--no-install-recommends', debianPackage);
   try {
     install();
   } catch {
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore', env });
+    apt('update', '-qq');
     install();
   }
 }
