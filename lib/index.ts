@@ -8,6 +8,7 @@ export type {
   ProviderMetadata,
   ReasoningPart,
   SystemMessage,
+  ToolApprovalResponse,
   ToolCall,
   ToolMessage,
   UserMessage,
@@ -25,6 +26,7 @@ export type {
   RoundEndChunk,
   RoundStartChunk,
   TextDeltaChunk,
+  ToolApprovalRequestChunk,
   ToolCallChunk,
   ToolCallDeltaChunk,
   ToolResultChunk,
@@ -113,7 +115,7 @@ export { StreamResponseSpec } from './client/stream-response-spec.js';
 export type { ToolLookup } from './client/tool-lookup.js';
 
 // Tools and the tool loop
-export type { Tool, ToolContext, ToolOutput } from './core/tool.js';
+export type { Tool, ToolApprovalPredicate, ToolContext, ToolOutput } from './core/tool.js';
 export { tool, type ToolOptions } from './tools/tool-fn.js';
 export type { ToolParameters } from './tools/tool-parameters.js';
 export { ToolRegistry, type ToolRegistryOptions } from './tools/tool-registry.js';
@@ -126,6 +128,11 @@ export type {
   ToolEligibility,
 } from './tools/tool-calling-advisor-options.js';
 export type { ToolLoopState, ToolLoopSummary } from './tools/tool-loop-state.js';
+export type {
+  ToolApprovalDecision,
+  ToolApprovalRequirement,
+  ToolApprover,
+} from './tools/tool-approval.js';
 
 // Schemas (JSON Schema and zod)
 export type { FromJsonSchema } from './schema/from-json-schema.js';
@@ -233,6 +240,7 @@ export {
 } from './errors/tool-arguments-error.js';
 export { ToolNotFoundError } from './errors/tool-not-found-error.js';
 export { ToolTimeoutError } from './errors/tool-timeout-error.js';
+export { ToolApprovalError, type ToolApprovalErrorCode } from './errors/tool-approval-error.js';
 export { ToolExecutionError } from './errors/tool-execution-error.js';
 export { ToolCallLimitError } from './errors/tool-call-limit-error.js';
 export { TooManyToolCallsError } from './errors/too-many-tool-calls-error.js';

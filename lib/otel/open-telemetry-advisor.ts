@@ -7,7 +7,7 @@ import {
   type MeterProvider,
   type Tracer,
 } from '@opentelemetry/api';
-import { defer, tap, type Observable } from 'rxjs';
+import { defer, type Observable } from 'rxjs';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { AdvisorParams } from '../advisor-api/advisor-params.js';
 import { ContextKeys } from '../advisor-api/context-keys.js';
@@ -24,7 +24,7 @@ import {
   TelemetryParams,
   type OpenTelemetryAdvisorOptions,
 } from './open-telemetry-advisor-options.js';
-import { subscribeInContext } from './subscribe-in-context.js';
+import { observeStream, type StreamWatcher } from './observe-stream.js';
 import { TelemetryMetrics } from './telemetry-metrics.js';
 import { TelemetrySpan } from './telemetry-span.js';
 import { toolSpanInterceptor } from './tool-span-interceptor.js';
@@ -113,13 +113,11 @@ export class OpenTelemetryAdvisor implements Advisor {
           request,
         );
       }
-      return subscribeInContext(downstream$, span.context).pipe(this.observeCall(call));
+      return observeStream(downstream$, span.context, () => this.watchCall(call));
     });
   }
 
-  private observeCall(
-    call: CallTelemetry,
-  ): (source: Observable<ChatChunk>) => Observable<ChatChunk> {
+  private watchCall(call: CallTelemetry): StreamWatcher<ChatChunk> {
     const { span } = call;
     const { recordContent, maxAttributeLength } = call.settings;
     let usage: Usage | undefined;
@@ -136,7 +134,7 @@ export class OpenTelemetryAdvisor implements Advisor {
       }
       return attributes;
     };
-    return tap({
+    return {
       next: (chunk) => {
         switch (chunk.type) {
           case 'usage':
@@ -170,11 +168,11 @@ export class OpenTelemetryAdvisor implements Advisor {
         span.fail(error, outcome());
         call.settings.metrics.rounds(call.modelCalls, call.metricAttributes);
       },
-      unsubscribe: () => {
+      cancel: () => {
         span.set(outcome());
         span.cancel();
       },
-    });
+    };
   }
 
   private settings(): TelemetrySettings {

@@ -1,5 +1,5 @@
 import { context as otelContext, SpanKind, type Attributes } from '@opentelemetry/api';
-import { defer, from, isObservable, tap, type Observable } from 'rxjs';
+import { defer, from, isObservable, type Observable } from 'rxjs';
 import { redact } from '../advisor/redact.js';
 import { isPromiseLike } from '../core/is-promise-like.js';
 import type { ToolCall } from '../core/message.js';
@@ -7,7 +7,7 @@ import type { Tool, ToolContext, ToolOutput } from '../core/tool.js';
 import { toAttributeValue } from './attribute-value.js';
 import type { CallTelemetry } from './call-telemetry.js';
 import { GenAi, RxAttributes } from './gen-ai-conventions.js';
-import { subscribeInContext } from './subscribe-in-context.js';
+import { observeStream } from './observe-stream.js';
 import { errorType, TelemetrySpan } from './telemetry-span.js';
 import { REDACTION_DEPTH } from './traced-model-call.js';
 
@@ -88,17 +88,15 @@ export function toolSpanInterceptor(
       return output;
     }
     const output$: Observable<unknown> = isObservable(output)
-      ? subscribeInContext(output, span.context)
-      : defer(() => from(output));
+      ? output
+      : defer(() => from(output as PromiseLike<unknown>));
     let last: unknown;
-    return output$.pipe(
-      tap({
-        next: (value) => (last = value),
-        complete: () => succeed(last),
-        error: fail,
-        unsubscribe: () => span.cancel(),
-      }),
-    );
+    return observeStream(output$, span.context, () => ({
+      next: (value) => (last = value),
+      complete: () => succeed(last),
+      error: fail,
+      cancel: () => span.cancel(),
+    }));
   };
 }
 

@@ -1,12 +1,12 @@
 import { SpanKind, type Context } from '@opentelemetry/api';
-import { defer, tap, type Observable } from 'rxjs';
+import { defer, type Observable } from 'rxjs';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatModel } from '../core/chat-model.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { CallTelemetry } from './call-telemetry.js';
 import { RxAttributes } from './gen-ai-conventions.js';
-import { subscribeInContext } from './subscribe-in-context.js';
+import { observeStream } from './observe-stream.js';
 import { TelemetrySpan } from './telemetry-span.js';
 import { tracedModelCall } from './traced-model-call.js';
 
@@ -97,14 +97,14 @@ export class TracedChain implements AdvisorChain {
       this.call,
       span.context,
     );
-    return subscribeInContext(
+    return observeStream(
       defer(() => advisor.advise(request, following)),
       span.context,
-    ).pipe(
-      tap({
+      () => ({
+        next: () => undefined,
         complete: () => span.end(),
         error: (error: unknown) => span.fail(error),
-        unsubscribe: () => span.cancel(),
+        cancel: () => span.cancel(),
       }),
     );
   }

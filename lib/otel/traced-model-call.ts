@@ -1,5 +1,5 @@
 import { SpanKind, type Attributes, type Context } from '@opentelemetry/api';
-import { defer, tap, type Observable } from 'rxjs';
+import { defer, type Observable } from 'rxjs';
 import { redact } from '../advisor/redact.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
@@ -8,7 +8,7 @@ import type { Usage } from '../core/usage.js';
 import { toAttributeValue } from './attribute-value.js';
 import type { CallTelemetry } from './call-telemetry.js';
 import { GenAi, RxAttributes } from './gen-ai-conventions.js';
-import { subscribeInContext } from './subscribe-in-context.js';
+import { observeStream } from './observe-stream.js';
 import { errorType, TelemetrySpan } from './telemetry-span.js';
 
 /** How deep recorded content is copied before it is summarized (as LoggerAdvisor). */
@@ -91,48 +91,46 @@ export function tracedModelCall(
         settings.metrics.tokens(usage.inputTokens, usage.outputTokens, attributes);
       }
     };
-    return subscribeInContext(model$, span.context).pipe(
-      tap({
-        next: (chunk) => {
-          if (firstChunk === undefined) {
-            firstChunk = performance.now();
-            settings.metrics.firstChunk((firstChunk - started) / 1000, metricAttributes);
-          }
-          switch (chunk.type) {
-            case 'usage':
-              usage = chunk.usage;
-              break;
-            case 'metadata':
-              if (chunk.id !== undefined) id = chunk.id;
-              if (chunk.model !== undefined) model = chunk.model;
-              break;
-            case 'finish':
-              finishReason = chunk.reason;
-              break;
-            case 'text-delta':
-              text?.push(chunk.text);
-              break;
-            case 'tool-call':
-              toolCalls?.push({ id: chunk.id, name: chunk.name, arguments: chunk.arguments });
-              break;
-            default:
-              break;
-          }
-        },
-        complete: () => {
-          span.end(responseAttributes());
-          recordMetrics();
-        },
-        error: (error: unknown) => {
-          span.fail(error, responseAttributes());
-          recordMetrics(error);
-        },
-        unsubscribe: () => {
-          span.set(responseAttributes());
-          span.cancel();
-        },
-      }),
-    );
+    return observeStream(model$, span.context, () => ({
+      next: (chunk) => {
+        if (firstChunk === undefined) {
+          firstChunk = performance.now();
+          settings.metrics.firstChunk((firstChunk - started) / 1000, metricAttributes);
+        }
+        switch (chunk.type) {
+          case 'usage':
+            usage = chunk.usage;
+            break;
+          case 'metadata':
+            if (chunk.id !== undefined) id = chunk.id;
+            if (chunk.model !== undefined) model = chunk.model;
+            break;
+          case 'finish':
+            finishReason = chunk.reason;
+            break;
+          case 'text-delta':
+            text?.push(chunk.text);
+            break;
+          case 'tool-call':
+            toolCalls?.push({ id: chunk.id, name: chunk.name, arguments: chunk.arguments });
+            break;
+          default:
+            break;
+        }
+      },
+      complete: () => {
+        span.end(responseAttributes());
+        recordMetrics();
+      },
+      error: (error: unknown) => {
+        span.fail(error, responseAttributes());
+        recordMetrics(error);
+      },
+      cancel: () => {
+        span.set(responseAttributes());
+        span.cancel();
+      },
+    }));
   });
 }
 

@@ -13,6 +13,7 @@ import {
   everyRole,
   wholeTurns,
 } from './support/chat-memory-repository-contract';
+import { continuedOnB, turnOn } from './support/continue-on-another-instance';
 import { writeThroughOutage } from './support/outage-writers';
 import { runTwoWriters } from './support/two-writers';
 
@@ -53,6 +54,27 @@ describeWith(plan)('PostgresChatMemoryRepository', () => {
       Array.from({ length: 40 }, (_, i) => `two-${i}`),
     );
   }, 60_000);
+
+  it('continues on instance B a conversation whose first turn instance A wrote, through the advisor', async () => {
+    const table = tableName();
+    const other = new pg.Pool({ connectionString: server.url, max: 2 });
+    other.on('error', () => undefined);
+    try {
+      await turnOn(
+        new PostgresChatMemoryRepository({ pool, tableName: table }),
+        'I am Ada.',
+        'Hello Ada.',
+      );
+      const sent = await turnOn(
+        new PostgresChatMemoryRepository({ pool: other, tableName: table }),
+        'Who am I?',
+        'Ada.',
+      );
+      expect(sent).toEqual(continuedOnB);
+    } finally {
+      await other.end();
+    }
+  });
 
   it('creates its table on first use, with the primary key that serves one conversation in order', async () => {
     const table = tableName();

@@ -18,6 +18,7 @@ import {
   everyRole,
   wholeTurns,
 } from './support/chat-memory-repository-contract';
+import { continuedOnB, turnOn } from './support/continue-on-another-instance';
 import { writeThroughOutage } from './support/outage-writers';
 import { runTwoWriters } from './support/two-writers';
 
@@ -58,6 +59,24 @@ describeWith(plan)('RedisChatMemoryRepository', () => {
       Array.from({ length: 40 }, (_, i) => `two-${i}`),
     );
   }, 60_000);
+
+  it('continues on instance B a conversation whose first turn instance A wrote, through the advisor', async () => {
+    const keyPrefix = namespace();
+    const other: RedisClientType = createClient({ url: server.url });
+    other.on('error', () => undefined);
+    await other.connect();
+    try {
+      await turnOn(new RedisChatMemoryRepository({ client, keyPrefix }), 'I am Ada.', 'Hello Ada.');
+      const sent = await turnOn(
+        new RedisChatMemoryRepository({ client: other, keyPrefix }),
+        'Who am I?',
+        'Ada.',
+      );
+      expect(sent).toEqual(continuedOnB);
+    } finally {
+      await other.quit();
+    }
+  });
 
   it('stores a conversation as one hash under its key prefix', async () => {
     const keyPrefix = namespace();
