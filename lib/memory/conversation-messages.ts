@@ -18,7 +18,9 @@ export function turnInputs(messages: readonly Message[]): Message[] {
   const inputs: Message[] = [];
   for (let i = start; i < messages.length; i++) {
     const message = messages[i];
-    if (message !== undefined && message.role !== 'system') inputs.push(message);
+    // A decision on a tool call (`approval`) is not stored: the loop's results replace it.
+    if (message === undefined || message.role === 'system') continue;
+    if (message.role !== 'tool' || message.approval === undefined) inputs.push(message);
   }
   return inputs;
 }
@@ -56,6 +58,11 @@ export function pairToolMessages(messages: readonly Message[]): Message[] {
     const results: ToolMessage[] = [];
     for (let next = messages[index]; next?.role === 'tool'; next = messages[++index]) {
       results.push(next);
+    }
+    if (index === messages.length && results.some((result) => result.approval !== undefined)) {
+      // The last round, with decisions on its calls: the tool loop resumes it whole.
+      paired.push(message, ...results);
+      continue;
     }
     const answered = new Set(results.map((result) => result.toolCallId));
     const calls = message.toolCalls.filter((call) => answered.has(call.id));

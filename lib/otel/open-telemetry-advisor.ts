@@ -98,6 +98,11 @@ export class OpenTelemetryAdvisor implements Advisor {
         { kind: SpanKind.INTERNAL, attributes: this.callAttributes(request, provider) },
         context.active(),
       );
+      if (!span.isRecording && settings.metrics.isNoop) {
+        // The API's no-op tracer and meter (no SDK): no per-chunk or per-round work at all.
+        span.end();
+        return chain.next(request);
+      }
       const metricAttributes: Attributes = { [GenAi.OPERATION_NAME]: GenAi.OPERATION_CHAT };
       if (provider !== undefined) metricAttributes[GenAi.PROVIDER_NAME] = provider;
       const call = new CallTelemetry(settings, span, metricAttributes);

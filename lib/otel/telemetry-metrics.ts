@@ -1,4 +1,10 @@
-import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
+import {
+  createNoopMeter,
+  type Attributes,
+  type Counter,
+  type Histogram,
+  type Meter,
+} from '@opentelemetry/api';
 import { GenAi, RxAttributes } from './gen-ai-conventions.js';
 
 /** The GenAI conventions' advice on token-usage buckets (powers of 4). */
@@ -27,9 +33,12 @@ export class TelemetryMetrics {
   private readonly toolDuration: Histogram;
   private readonly toolErrors: Counter;
   private readonly roundsPerCall: Histogram;
+  /** Whether the meter is the API's no-op meter (no SDK registered): nothing is recorded. */
+  readonly isNoop: boolean;
 
   /** @param meter The meter the instruments are made with. */
   constructor(meter: Meter) {
+    this.isNoop = meter === createNoopMeter();
     this.tokenUsage = meter.createHistogram(GenAi.METRIC_TOKEN_USAGE, {
       description: 'Input and output tokens per model call',
       unit: '{token}',

@@ -71,6 +71,15 @@ export class TelemetrySpan {
     return new TelemetrySpan(span, context);
   }
 
+  /** Whether the span records anything (false for the API's no-op tracer, or sampled out). */
+  get isRecording(): boolean {
+    try {
+      return this.span.isRecording();
+    } catch {
+      return false;
+    }
+  }
+
   /** Whether the span has ended. */
   get isEnded(): boolean {
     return this.ended;

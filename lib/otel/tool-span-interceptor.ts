@@ -87,9 +87,7 @@ export function toolSpanInterceptor(
       succeed(output);
       return output;
     }
-    const output$: Observable<unknown> = isObservable(output)
-      ? output
-      : defer(() => from(output as PromiseLike<unknown>));
+    const output$: Observable<unknown> = isObservable(output) ? output : defer(() => from(output));
     let last: unknown;
     return observeStream(output$, span.context, () => ({
       next: (value) => (last = value),

@@ -50,6 +50,7 @@ export function resumeApprovals(
   messages: readonly Message[],
   hasTool: (name: string) => boolean,
 ): ApprovalResume | undefined {
+  if (!mayResume(messages)) return undefined;
   let out: Message[] | undefined;
   let paused: ApprovalResume['paused'];
   for (let index = 0; index < messages.length; index++) {
@@ -109,6 +110,23 @@ export function resumeApprovals(
   }
   if (out === undefined) return undefined;
   return paused === undefined ? { messages: out } : { messages: out, paused };
+}
+
+/**
+ * Whether a message carries a decision or a round has fewer results than calls: one pass,
+ * no allocation, so a request with nothing to resume costs next to nothing.
+ */
+function mayResume(messages: readonly Message[]): boolean {
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index];
+    if (message.role === 'tool' && message.approval !== undefined) return true;
+    if (message.role === 'assistant' && message.toolCalls !== undefined) {
+      let results = 0;
+      while (messages[index + 1 + results]?.role === 'tool') results++;
+      if (results < message.toolCalls.length) return true;
+    }
+  }
+  return false;
 }
 
 /** Checks one decision against the round's calls; returns the call id it decides. */

@@ -42,8 +42,14 @@ export interface ToolApprovalDecision {
  * @example
  * ```ts
  * import { ToolCallingAdvisor, type ToolApprover } from 'rx-advisors';
- * const approve: ToolApprover = async ({ toolCall }) =>
- *   (await ask(`Run ${toolCall.name}(${toolCall.arguments})?`)) ? true : { approved: false, reason: 'no' };
+ * import { createInterface } from 'node:readline/promises';
+ *
+ * const approve: ToolApprover = async ({ toolCall }) => {
+ *   const rl = createInterface({ input: process.stdin, output: process.stdout });
+ *   const answer = await rl.question(`Run ${toolCall.name}(${toolCall.arguments})? [y/N] `);
+ *   rl.close();
+ *   return answer === 'y' ? true : { approved: false, reason: 'the user said no' };
+ * };
  * const loop = new ToolCallingAdvisor({ approve });
  * ```
  */

@@ -1,7 +1,14 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { lastValueFrom } from 'rxjs';
-import { InvalidOptionsError, ProviderError, RetryAdvisor, tool } from '../../lib/index';
-import { TelemetryParams } from '../../lib/otel/index';
+import {
+  advisor,
+  ContextKeys,
+  InvalidOptionsError,
+  ProviderError,
+  RetryAdvisor,
+  tool,
+} from '../../lib/index';
+import { OpenTelemetryAdvisor, TelemetryParams } from '../../lib/otel/index';
 import { MockChatModel } from '../../lib/testing/index';
 import { client, getTime, run } from './support/fixtures';
 import {
@@ -177,6 +184,24 @@ describe('OpenTelemetryAdvisor spans', () => {
     expect(rounds[0].attributes['error.type']).toBe('ProviderError');
   });
 
+  it('records each structured-output attempt: a retry event, a chat span per attempt', async () => {
+    const model = MockChatModel.script([{ text: '{"name": 7}' }, { text: '{"name": "Ada"}' }]);
+    const person = {
+      type: 'object',
+      properties: { name: { type: 'string' } },
+      required: ['name'],
+    } as const;
+    const entity = await lastValueFrom(
+      client(model, [otel.advisor()]).prompt('A person').call().entity(person, { validate: true }),
+    );
+    expect(entity).toEqual({ name: 'Ada' });
+    const call = otel.span('invoke_workflow OpenTelemetryAdvisor');
+    expect(call.events.map((event) => event.attributes?.['rx_advisors.retry.attempt'])).toEqual([
+      2,
+    ]);
+    expect(otel.names().filter((name) => name === 'chat')).toHaveLength(2);
+  });
+
   it('records nothing for a call that turns it off, and spans again for the next', async () => {
     const chat = client(MockChatModel.script([{ text: 'a' }, { text: 'b' }]), [otel.advisor()]);
     await lastValueFrom(
@@ -200,6 +225,22 @@ describe('OpenTelemetryAdvisor spans', () => {
     expect(calls).toHaveLength(2);
     expect(calls[0].spanContext().traceId).not.toBe(calls[1].spanContext().traceId);
     expect(calls.map((span) => span.attributes['rx_advisors.rounds'])).toEqual([1, 1]);
+  });
+
+  it('does nothing over the API without an SDK (no-op tracer and meter)', async () => {
+    const seen: unknown[] = [];
+    const probe = advisor({
+      name: 'probe',
+      before: (request) => {
+        seen.push(request.context.get(ContextKeys.TOOL_CALL_INTERCEPTOR));
+        return request;
+      },
+    });
+    const model = twoRounds();
+    const chat = client(model, [new OpenTelemetryAdvisor(), probe], [getTime]);
+    expect(await run(chat)).toEqual({ text: 'It is noon in Paris.' });
+    expect(seen).toEqual([undefined, undefined]);
+    expect(otel.spans).toEqual([]);
   });
 
   it('rejects bad options with a typed error', () => {

@@ -19,6 +19,8 @@ describe('the documentation examples', () => {
       const { stdout, stderr } = error as { stdout?: string; stderr?: string };
       output = `${stdout ?? ''}${stderr ?? ''}`;
     }
-    expect(output).toMatch(/^\d+ snippets type-checked, \d+ marked partial and skipped\n$/);
+    expect(output).toMatch(
+      /^\d+ snippets type-checked \(\d+ as repository files\), \d+ marked partial and skipped\n$/,
+    );
   }, 120_000);
 });

@@ -16,6 +16,7 @@ import { InvalidOptionsError } from '../../lib/errors/invalid-options-error.js';
 import { ToolApprovalError } from '../../lib/errors/tool-approval-error.js';
 import { MockChatModel } from '../../lib/testing/mock-chat-model.js';
 import type { MockRound } from '../../lib/testing/mock-round.js';
+import type { ToolApprover } from '../../lib/tools/tool-approval.js';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor.js';
 import type { ToolCallingAdvisorOptions } from '../../lib/tools/tool-calling-advisor-options.js';
 import { tool } from '../../lib/tools/tool-fn.js';
@@ -163,9 +164,8 @@ describe('approval in one stream', () => {
 
   it('fails with invalid-decision for a decision of the wrong shape, running no tool', async () => {
     const model = MockChatModel.script([callRound(['c1', 'del'], ['c2', 'read']), answer]);
-    const error: unknown = await all(run(model, { approve: () => of('yes' as never) })).catch(
-      (e: unknown) => e,
-    );
+    const approve = (() => of('yes')) as unknown as ToolApprover;
+    const error: unknown = await all(run(model, { approve })).catch((e: unknown) => e);
     expect(ToolApprovalError.isInstance(error) && error.code).toBe('invalid-decision');
     expect(ran).toEqual([]);
   });
@@ -182,6 +182,37 @@ describe('approval in one stream', () => {
       await expect(all(run(model, { approve }))).rejects.toBe(boom);
     }
     expect(ran).toEqual([]);
+  });
+
+  it('aborts the signal of a pending needsApproval function when unsubscribed', () => {
+    const signals: AbortSignal[] = [];
+    const slow = tool({
+      name: 'slow',
+      description: 'Slow to decide',
+      parameters: {},
+      execute: () => 'x',
+      needsApproval: (_args, { signal }) => (signals.push(signal), new Promise<boolean>(() => {})),
+    });
+    const model = MockChatModel.script([callRound(['c1', 'slow']), answer]);
+    const approve = jest.fn(() => true);
+    run(model, { approve }, undefined, [slow]).subscribe().unsubscribe();
+    expect(signals.map((signal) => signal.aborted)).toEqual([true]);
+    expect(approve).not.toHaveBeenCalled();
+  });
+
+  it('asks again on every subscription', async () => {
+    const model = MockChatModel.respond((request) =>
+      request.messages.at(-1)?.role === 'tool' ? answer : callRound(['c1', 'del']),
+    );
+    const answers = [false, true];
+    const approve = jest.fn(() => answers.shift() ?? false);
+    const source = run(model, { approve });
+    await all(source);
+    await all(source);
+    expect(approve).toHaveBeenCalledTimes(2);
+    expect(ran).toEqual(['del']);
+    expect(results(model.requests[1].messages)).toEqual(['c1:denied by the user']);
+    expect(results(model.requests[3].messages)).toEqual(['c1:deleted']);
   });
 
   it('emits the denial as a tool-result with emitToolEvents', async () => {
@@ -232,6 +263,20 @@ describe('approval across requests', () => {
       usage: { inputTokens: 20, outputTokens: 2, totalTokens: 22 },
     });
     expect(chunks2.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
+  });
+
+  it('asks again when the request resends the paused round without decisions', async () => {
+    const model = MockChatModel.script([answer]);
+    const chunks = await all(run(model, {}, paused));
+    expect(model.calls).toBe(0);
+    expect(ran).toEqual([]);
+    expect(chunks.map((c) => c.type)).toEqual([
+      'tool-approval-request',
+      'metadata',
+      'usage',
+      'finish',
+    ]);
+    expect(chunks.at(-1)).toEqual({ type: 'finish', reason: 'awaiting-approval' });
   });
 
   it('runs an approved call', async () => {
