@@ -5,7 +5,28 @@ import { withoutMetaSchema } from '../schema/schema-validator.js';
 import { tool } from '../tools/tool-fn.js';
 import type { McpConnection } from './mcp-connection.js';
 import { mcpResultText } from './mcp-result-text.js';
-import type { McpToolInfo, ResolvedMcpToolSourceOptions } from './mcp-tool-source-options.js';
+import type {
+  McpProgressEvent,
+  McpToolInfo,
+  ResolvedMcpToolSourceOptions,
+} from './mcp-tool-source-options.js';
+
+/** Runs an MCP tool with one more progress listener (the advisor's chunk sink). @internal */
+export type McpToolCall = (
+  args: unknown,
+  context: ToolContext,
+  onProgress: (event: McpProgressEvent) => void,
+) => Promise<string>;
+
+const calls = new WeakMap<Tool, McpToolCall>();
+
+/**
+ * The call behind a tool made by {@link createMcpTool}, or `undefined` for any other tool.
+ * @internal
+ */
+export function mcpToolCallOf(tool: Tool): McpToolCall | undefined {
+  return calls.get(tool);
+}
 
 /**
  * A `Tool` that calls one MCP server tool: the server's input schema validates the
@@ -21,26 +42,38 @@ export function createMcpTool(
 ): Tool {
   const name = options.prefix + info.name;
   const hasOutputSchema = info.outputSchema !== undefined;
-  return tool<unknown, string>({
+  const call = async (
+    args: unknown,
+    context: ToolContext,
+    onProgress?: (event: McpProgressEvent) => void,
+  ): Promise<string> => {
+    const client = await connection.client();
+    const listeners = [options.onProgress, onProgress].filter((f) => f !== undefined);
+    const notify =
+      listeners.length === 0
+        ? undefined
+        : (event: McpProgressEvent) => listeners.forEach((listener) => listener(event));
+    const result = await callTool(client, info.name, name, args, context, options, notify).catch(
+      (error: unknown) => {
+        // The server dropped the HTTP session (restarted): the next call starts a new one.
+        if (error instanceof StreamableHTTPError && error.code === 404) connection.drop(client);
+        throw error;
+      },
+    );
+    return mcpResultText(result, {
+      toolName: info.name,
+      hasOutputSchema,
+      maxResultLength: options.maxResultLength,
+    });
+  };
+  const made = tool<unknown, string>({
     name,
     description: info.description ?? info.title ?? '',
     parameters: withoutMetaSchema(info.inputSchema) as never,
-    execute: async (args: unknown, context: ToolContext) => {
-      const client = await connection.client();
-      const result = await callTool(client, info.name, name, args, context, options).catch(
-        (error: unknown) => {
-          // The server dropped the HTTP session (restarted): the next call starts a new one.
-          if (error instanceof StreamableHTTPError && error.code === 404) connection.drop(client);
-          throw error;
-        },
-      );
-      return mcpResultText(result, {
-        toolName: info.name,
-        hasOutputSchema,
-        maxResultLength: options.maxResultLength,
-      });
-    },
+    execute: (args: unknown, context: ToolContext) => call(args, context),
   });
+  calls.set(made, call);
+  return made;
 }
 
 async function callTool(
@@ -50,9 +83,9 @@ async function callTool(
   args: unknown,
   context: ToolContext,
   options: ResolvedMcpToolSourceOptions,
+  onProgress: ((event: McpProgressEvent) => void) | undefined,
 ): Promise<unknown> {
   const meta = metaOf(context.values, options.metaKeys);
-  const { onProgress } = options;
   let progressError: { error: unknown } | undefined;
   const result = await client.callTool(
     {

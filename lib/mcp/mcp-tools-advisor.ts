@@ -4,11 +4,17 @@ import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
-import { Rules, validateOptions, type OptionRules } from '../core/validate-options.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../core/validate-options.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { uniqueTools } from '../tools/unique-tools.js';
 import { McpToolSource } from './mcp-tool-source.js';
 import type { McpToolSourceOptions } from './mcp-tool-source-options.js';
+import { withProgressChunks } from './progress-chunks.js';
 
 /** Name and order of the advisor `mcpToolsAdvisor` makes. */
 interface McpToolsAdvisorIdentity {
@@ -16,6 +22,11 @@ interface McpToolsAdvisorIdentity {
   name?: string;
   /** Must run before the tool loop; default `Order.TOOL_CALLING - 1`. */
   order?: number;
+  /**
+   * Send each progress notification of a running MCP call as a transient `data` chunk
+   * (`name: 'tool-progress'`, `id`: the tool call id). Default `true`.
+   */
+  emitProgress?: boolean;
 }
 
 /**
@@ -33,10 +44,15 @@ export type McpToolsAdvisorOptions =
   | ({ source: McpToolSource | readonly McpToolSource[] } & McpToolsAdvisorIdentity)
   | (McpToolSourceOptions & McpToolsAdvisorIdentity);
 
-const DEFAULTS = Object.freeze({ name: 'McpToolsAdvisor', order: Order.TOOL_CALLING - 1 });
+const DEFAULTS = Object.freeze({
+  name: 'McpToolsAdvisor',
+  order: Order.TOOL_CALLING - 1,
+  emitProgress: true,
+});
 
 const RULES: OptionRules<McpToolsAdvisorIdentity> = {
   name: Rules.nonEmptyString,
+  emitProgress: Rules.boolean,
   order: Rules.custom(
     'a number lower than Order.TOOL_CALLING (the loop runs only the tools it is offered)',
     (value) => typeof value === 'number' && value < Order.TOOL_CALLING,
@@ -47,7 +63,8 @@ const RULES: OptionRules<McpToolsAdvisorIdentity> = {
  * An advisor that offers an MCP server's tools to every call it is part of: it lists them
  * (cached by the source) before the call goes on, adds them to the request's tools (a
  * name two tools share fails the call before any model call) and declares
- * `contributesTools`, so `ChatClient` adds the tool loop.
+ * `contributesTools`, so `ChatClient` adds the tool loop. Progress notifications of its
+ * MCP calls come out as transient `data` chunks named `tool-progress` (`emitProgress`).
  *
  * @example
  * ```ts
@@ -65,7 +82,7 @@ const RULES: OptionRules<McpToolsAdvisorIdentity> = {
  * @returns An advisor with `contributesTools: true`.
  */
 export function mcpToolsAdvisor(options: McpToolsAdvisorOptions): Advisor & ToolContributor {
-  const { name, order } = { ...DEFAULTS, ...validateOptions(options, RULES) };
+  const { name, order, emitProgress } = withDefaults(DEFAULTS, validateOptions(options, RULES));
   const shared = 'source' in options ? sourcesOf(options.source) : undefined;
   // Validates the server options up front; the per-call sources are made from them.
   if (shared === undefined) new McpToolSource(options as McpToolSourceOptions);
@@ -74,10 +91,10 @@ export function mcpToolsAdvisor(options: McpToolsAdvisorOptions): Advisor & Tool
     order,
     contributesTools: true as const,
     advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
-      if (shared !== undefined) return withTools$(shared, request, chain);
+      if (shared !== undefined) return withTools$(emitProgress, shared, request, chain);
       return defer(() => {
         const source = new McpToolSource(options as McpToolSourceOptions);
-        return withTools$([source], request, chain).pipe(
+        return withTools$(emitProgress, [source], request, chain).pipe(
           // Nothing is left to report a failed close to: the stream is already torn down.
           finalize(() => void source.close().catch(() => undefined)),
         );
@@ -87,14 +104,17 @@ export function mcpToolsAdvisor(options: McpToolsAdvisorOptions): Advisor & Tool
 }
 
 function withTools$(
+  emitProgress: boolean,
   sources: readonly McpToolSource[],
   request: ChatRequest,
   chain: AdvisorChain,
 ): Observable<ChatChunk> {
   return forkJoin(sources.map((source) => defer(() => source.listTools()))).pipe(
-    switchMap((lists) =>
-      chain.next(request.withTools(uniqueTools([...request.tools, ...lists.flat()]))),
-    ),
+    switchMap((lists) => {
+      const tools = uniqueTools([...request.tools, ...lists.flat()]);
+      if (!emitProgress) return chain.next(request.withTools(tools));
+      return withProgressChunks(tools, (reporting) => chain.next(request.withTools(reporting)));
+    }),
   );
 }
 

@@ -164,6 +164,42 @@ describe('MCP tools over Streamable HTTP (a real SDK server on loopback)', () =>
     ]);
   });
 
+  it.each([true, false])(
+    'the advisor sends progress as transient data chunks (emitProgress: %s)',
+    async (emitProgress) => {
+      const model = MockChatModel.script([
+        { toolCalls: [{ id: 'call-1', name: 'progress', arguments: { steps: 2 } }] },
+        { text: 'done' },
+      ]);
+      const client = ChatClient.builder(model)
+        .defaultAdvisors(mcpToolsAdvisor({ source: sourceFor(), emitProgress }))
+        .build();
+
+      const chunks = await lastValueFrom(client.prompt('x').stream().chunks().pipe(toArray()));
+
+      const data = chunks.filter((c) => c.type === 'data');
+      expect(data).toEqual(
+        emitProgress
+          ? [1, 2].map((step) => ({
+              type: 'data',
+              name: 'tool-progress',
+              id: 'call-1',
+              transient: true,
+              data: {
+                toolName: 'progress',
+                toolCallId: 'call-1',
+                progress: step,
+                total: 2,
+                message: `step ${step}`,
+              },
+            }))
+          : [],
+      );
+      expect(chunks.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
+      expect(toolResults(model.requests[1])[0]?.content).toBe('2 steps');
+    },
+  );
+
   it('re-lists the tools after notifications/tools/list_changed', async () => {
     const source = sourceFor();
     const before = await source.listTools();
