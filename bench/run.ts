@@ -19,7 +19,7 @@ import { runW4 } from './workloads/w4-first-chunk.js';
 import { runW5 } from './workloads/w5-full-chain.js';
 import { runTelemetry } from './workloads/telemetry.js';
 import { runMcp } from './workloads/mcp.js';
-import { runW6 } from './workloads/w6-long-conversation.js';
+import { runW10 } from './workloads/w10-memory-window.js';
 
 const ADAPTERS: readonly BenchAdapter[] = [
   rxAdvisorsAdapter,
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   if (wants('W4')) await step('W4', () => runW4(ADAPTERS, config, report));
   if (wants('W3')) await step('W3', () => runW3(ADAPTERS, config, report));
   if (wants('W5')) await step('W5', () => runW5(config, report));
-  if (wants('W6')) await step('W6', () => runW6(config, report));
+  if (wants('W10')) await step('W10', () => runW10(config, report));
   // W1 and W2 with telemetry off / no-op / on (rx-advisors/otel); alone: --only=OTEL.
   if (wants('OTEL')) await step('OTEL', () => runTelemetry(config, report));
   // W2 with the tool served over MCP (stdio, Streamable HTTP); alone: --only=MCP.

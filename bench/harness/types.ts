@@ -12,7 +12,7 @@ export type Metric =
 
 /** One row of `bench/results.json` (the schema of issue 8). */
 export interface BenchResult {
-  workload: 'W1' | 'W2' | 'W3' | 'W4' | 'W5' | 'W6';
+  workload: 'W1' | 'W2' | 'W3' | 'W4' | 'W5' | 'W10';
   params: Record<string, number | string>;
   framework: Framework;
   metric: Metric;

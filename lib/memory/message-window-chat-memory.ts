@@ -33,12 +33,23 @@ export interface MessageWindowChatMemoryOptions {
 /** The defaults of {@link MessageWindowChatMemoryOptions} (the repository is made per memory). */
 const MESSAGE_WINDOW_CHAT_MEMORY_DEFAULTS = { maxMessages: 20 } as const;
 
+/** @internal The `repository` option's rule, shared with `TokenWindowChatMemory`. */
+export const REPOSITORY_RULE = Rules.custom(
+  'a ChatMemoryRepository (findConversationIds, findByConversationId, saveAll, deleteByConversationId)',
+  (value) => isRepository(value),
+);
+
+function isRepository(value: unknown): value is ChatMemoryRepository {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return ['findConversationIds', 'findByConversationId', 'saveAll', 'deleteByConversationId'].every(
+    (method) => typeof candidate[method] === 'function',
+  );
+}
+
 const MESSAGE_WINDOW_CHAT_MEMORY_RULES = {
   maxMessages: Rules.integer(1),
-  repository: Rules.custom(
-    'a ChatMemoryRepository (findConversationIds, findByConversationId, saveAll, deleteByConversationId)',
-    (value) => isRepository(value),
-  ),
+  repository: REPOSITORY_RULE,
 } as const satisfies OptionRules<MessageWindowChatMemoryOptions>;
 
 /**
@@ -193,13 +204,4 @@ function isMessage(value: unknown): value is Message {
     default:
       return false;
   }
-}
-
-/** @internal Shared with `TokenWindowChatMemory`. */
-export function isRepository(value: unknown): value is ChatMemoryRepository {
-  if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Record<string, unknown>;
-  return ['findConversationIds', 'findByConversationId', 'saveAll', 'deleteByConversationId'].every(
-    (method) => typeof candidate[method] === 'function',
-  );
 }

@@ -13,7 +13,7 @@ import { KeyedQueue } from './keyed-queue.js';
 import {
   checkId,
   checkMessages,
-  isRepository,
+  REPOSITORY_RULE,
   isSystem,
   settle,
 } from './message-window-chat-memory.js';
@@ -49,10 +49,7 @@ const TOKEN_WINDOW_CHAT_MEMORY_RULES = {
   maxTokens: Rules.integer(1),
   charactersPerToken: Rules.positive,
   maxCalibrations: Rules.integer(0),
-  repository: Rules.custom(
-    'a ChatMemoryRepository (findConversationIds, findByConversationId, saveAll, deleteByConversationId)',
-    (value) => isRepository(value),
-  ),
+  repository: REPOSITORY_RULE,
 } as const satisfies OptionRules<TokenWindowChatMemoryOptions>;
 
 /**

@@ -79,18 +79,18 @@ function uiConversation(turns: number): UiMessage[] {
 }
 
 /**
- * W6 long conversations: µs per turn of a token window against the message window (one
+ * W10 long conversations: µs per turn of a token window against the message window (one
  * `add` of a turn at steady state, in-memory repository), and of converting `useChat`'s
  * messages (the whole list, and the new user message only when memory holds the conversation).
  */
-export async function runW6(config: BenchConfig, report: Report): Promise<void> {
+export async function runW10(config: BenchConfig, report: Report): Promise<void> {
   const quick = config.w5.rounds < 20;
   const plan = quick
     ? { warmup: 10, samples: 3, batch: 10 }
     : { warmup: 2000, samples: 9, batch: 500 };
   const add = (params: Record<string, string | number>, values: number[]) =>
     report.addRow({
-      workload: 'W6',
+      workload: 'W10',
       params,
       framework: 'rx-advisors',
       metric: 'us-per-turn',
