@@ -91,6 +91,9 @@ function copyShallow(
   for (const [key, item] of entries) {
     if (isSecret(key, item)) {
       assign(target, key, RedactionMarks.secret);
+    } else if (item === null || typeof item !== 'object') {
+      // a leaf: copied as it is, with no frame of its own (most option values)
+      assign(target, key, item);
     } else {
       // reserve the key now, so the copy keeps the source's key order
       assign(target, key, undefined);
@@ -105,6 +108,10 @@ function isSecret(key: string, value: unknown): boolean {
 }
 
 function assign(target: Target, key: string, value: unknown): void {
+  if (key !== '__proto__') {
+    (target as Record<string, unknown>)[key] = value;
+    return;
+  }
   // defineProperty: a "__proto__" key stays an own property instead of setting the prototype
   Object.defineProperty(target, key, {
     value,

@@ -19,7 +19,7 @@ import type { ChatResponse } from '../core/chat-response.js';
 import type { AssistantMessage, Message } from '../core/message.js';
 import { ResponseAssembler } from '../core/response-assembler.js';
 import { ToolLoopTranscript, type TranscriptMark } from '../core/tool-loop-transcript.js';
-import { roundsSent, type ChatMemoryUsageReport } from './chat-memory-usage-report.js';
+import { lazyUsageReport, type ChatMemoryUsageReport } from './chat-memory-usage-report.js';
 import type { ChatMemory } from './chat-memory.js';
 import { turnInputs } from './conversation-messages.js';
 
@@ -94,12 +94,11 @@ export function chatMemoryTurn(options: ChatMemoryTurnOptions): Observable<ChatC
   const complete$ = defer(() => {
     const response = assembler.build();
     const { inputTokens } = response.usage;
+    const loopMessages = loop?.read() ?? [];
     // The provider's count of what this turn sent lets a token window size the conversation.
     const usage =
-      inputTokens === undefined
-        ? undefined
-        : { inputTokens, calls: roundsSent(sent, loop?.read() ?? []) };
-    return save$([...inputs, ...producedMessages(response, loop)], usage);
+      inputTokens === undefined ? undefined : lazyUsageReport(inputTokens, sent, loopMessages);
+    return save$([...inputs, ...producedMessages(response, loop, loopMessages)], usage);
   });
 
   return concat(turn$, complete$).pipe(
@@ -116,9 +115,12 @@ export function chatMemoryTurn(options: ChatMemoryTurnOptions): Observable<ChatC
 }
 
 /** The messages the call produced, in order, as they go into memory. */
-function producedMessages(response: ChatResponse, loop: LoopMessagesReader | undefined): Message[] {
+function producedMessages(
+  response: ChatResponse,
+  loop: LoopMessagesReader | undefined,
+  loopMessages: readonly Message[],
+): Message[] {
   if (response.finishReason === 'error') return [];
-  const loopMessages = loop?.read() ?? [];
   const produced: Message[] = loop?.save === true ? loopMessages.slice() : [];
   const answer = finalAnswer(response.message, loopMessages, loop?.save === true);
   if (answer !== undefined) produced.push(answer);

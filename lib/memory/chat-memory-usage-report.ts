@@ -21,6 +21,29 @@ export interface ChatMemoryUsageReport {
 }
 
 /**
+ * A report whose `calls` are built on first read: most memories never read them, and
+ * building them costs one array per round of the loop.
+ * @internal
+ * @param inputTokens The input tokens the provider reported for the turn.
+ * @param sent The first round's messages.
+ * @param loopMessages The loop's messages in order.
+ * @returns The report.
+ */
+export function lazyUsageReport(
+  inputTokens: number,
+  sent: readonly Message[],
+  loopMessages: readonly Message[],
+): ChatMemoryUsageReport {
+  let calls: (readonly Message[])[] | undefined;
+  return {
+    inputTokens,
+    get calls() {
+      return (calls ??= roundsSent(sent, loopMessages));
+    },
+  };
+}
+
+/**
  * The messages each round of a tool loop sent: the first round sends `sent`, each later
  * round also the assistant tool-call messages and results of the rounds before it.
  * @internal
