@@ -6,6 +6,8 @@ export interface OptionRule {
   readonly expected: string;
   /** Whether `value` is valid. `undefined` never reaches a rule; absent options are skipped. */
   readonly test: (value: unknown) => boolean;
+  /** When `true`, an absent (`undefined`) option is an error too. */
+  readonly required?: boolean;
 }
 
 /** The rules for an options type: at most one rule per option. */
@@ -57,6 +59,8 @@ export const Rules = {
   ),
   /** A custom rule. */
   custom: rule,
+  /** The same rule, for an option that must be given. */
+  required: (optionRule: OptionRule): OptionRule => ({ ...optionRule, required: true }),
 } as const;
 
 /**
@@ -80,8 +84,8 @@ export function validateOptions<T extends object>(
   for (const key of Object.keys(rules) as (keyof T & string)[]) {
     const check = rules[key];
     const value: unknown = given[key];
-    if (check === undefined || value === undefined) continue;
-    if (!check.test(value)) {
+    if (check === undefined || (value === undefined && check.required !== true)) continue;
+    if (value === undefined || !check.test(value)) {
       throw new InvalidOptionsError({ option: prefix + key, value, expected: check.expected });
     }
   }

@@ -1,6 +1,6 @@
 import type { JSONSchemaType } from 'ajv';
 import type { JsonSchema } from '../core/tool-definition.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { Rules, validateOptions, type OptionRules } from '../core/validate-options.js';
 import type { FromJsonSchema } from '../schema/from-json-schema.js';
 import type { Tool, ToolContext, ToolOutput } from '../core/tool.js';
 import type { SchemaLimits } from '../schema/schema-limits.js';
@@ -50,6 +50,41 @@ export interface ToolOptions<TArgs, TResult, TParameters> {
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
+type AnyToolOptions = ToolOptions<unknown, unknown, unknown>;
+
+const TOOL_NAME_RULE = {
+  name: Rules.required(
+    Rules.custom(
+      'letters, digits, "_" or "-", 1 to 64 characters (what providers accept)',
+      (value) => typeof value === 'string' && NAME_PATTERN.test(value),
+    ),
+  ),
+} as const satisfies OptionRules<AnyToolOptions>;
+
+/** Checked with the tool's name as a prefix (`getTime.execute`). */
+const TOOL_RULES = {
+  description: Rules.required(
+    Rules.custom(
+      'a string telling the model what the tool does',
+      (value) => typeof value === 'string',
+    ),
+  ),
+  execute: Rules.required(
+    Rules.custom(
+      'a function (args, context) => value | Promise | Observable',
+      (value) => typeof value === 'function',
+    ),
+  ),
+  timeout: Rules.custom(
+    'a positive number of milliseconds',
+    (value) => typeof value === 'number' && value > 0,
+  ),
+  needsApproval: Rules.custom(
+    'a boolean or a function (args, context) => boolean | Promise<boolean>',
+    (value) => typeof value === 'boolean' || typeof value === 'function',
+  ),
+} as const satisfies OptionRules<AnyToolOptions>;
+
 /**
  * Defines a tool. `parameters` is a JSON Schema or a zod v4 schema; the arguments the
  * model sends are parsed safely and validated before `execute` runs, and `execute`'s
@@ -89,46 +124,9 @@ export function tool<TArgs, TResult = unknown>(
 ): Tool<TArgs, TResult>;
 export function tool(options: ToolOptions<unknown, unknown, unknown>): Tool {
   const { name, description, parameters, execute, returnDirect = false, timeout } = options;
-  if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
-    throw new InvalidOptionsError({
-      option: 'name',
-      value: name,
-      expected: 'letters, digits, "_" or "-", 1 to 64 characters (what providers accept)',
-    });
-  }
-  if (typeof description !== 'string') {
-    throw new InvalidOptionsError({
-      option: `${name}.description`,
-      value: description,
-      expected: 'a string telling the model what the tool does',
-    });
-  }
-  if (typeof execute !== 'function') {
-    throw new InvalidOptionsError({
-      option: `${name}.execute`,
-      value: execute,
-      expected: 'a function (args, context) => value | Promise | Observable',
-    });
-  }
-  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) {
-    throw new InvalidOptionsError({
-      option: `${name}.timeout`,
-      value: timeout,
-      expected: 'a positive number of milliseconds',
-    });
-  }
+  validateOptions(options, TOOL_NAME_RULE);
+  validateOptions(options, TOOL_RULES, `${name}.`);
   const { needsApproval } = options;
-  if (
-    needsApproval !== undefined &&
-    typeof needsApproval !== 'boolean' &&
-    typeof needsApproval !== 'function'
-  ) {
-    throw new InvalidOptionsError({
-      option: `${name}.needsApproval`,
-      value: needsApproval,
-      expected: 'a boolean or a function (args, context) => boolean | Promise<boolean>',
-    });
-  }
   const parser = createArgumentsParser(name, parameters, options.argumentLimits);
   const convert = options.resultConverter ?? defaultResultConverter;
   return Object.freeze({
