@@ -15,7 +15,7 @@
 // Flags: --streams=1000 --interval=50 (ms between deltas in phase 2) --ramp=2000 (ms over
 // which connections open) --limit=120 (s per phase, hard stop).
 import { createParser } from 'eventsource-parser';
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -309,8 +309,23 @@ if (process.argv.includes('--serve')) {
     process.exit(1);
   });
 } else {
-  load().catch((error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
+  load()
+    .then(() => (process.argv.includes('--no-two-instances') ? undefined : twoInstances()))
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    });
+}
+
+/** The two-process run through Redis (bench/sse-two-instances.ts, issue 18 point 6). */
+function twoInstances(): Promise<void> {
+  console.log('\n### SSE load: two instances through Redis (bench/sse-two-instances.ts)');
+  const args = ['--expose-gc', '--import', 'tsx', 'bench/sse-two-instances.ts'];
+  const child = spawn(process.execPath, args, { stdio: 'inherit' });
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      if (code !== 0) process.exitCode = 1;
+      resolve();
+    }),
+  );
 }

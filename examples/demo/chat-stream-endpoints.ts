@@ -28,6 +28,8 @@ export interface ChatStreamEndpointsOptions {
   log: (line: string) => void;
   /** The registry's bounds: buffer per stream, ttl without a client, streams kept. */
   resume: ResumableStreamsOptions;
+  /** A registry to use instead (`RedisResumableStreams`, shared by instances); `resume` is then unused. */
+  streams?: ResumableStreams | undefined;
   /** Test hook: cut every `POST /api/chat` response after this many text deltas. */
   cutResponsesAfterTextDeltas?: number | undefined;
 }
@@ -53,7 +55,7 @@ export class ChatStreamEndpoints {
 
   /** @param options How a turn's chunks are made, heartbeat, log, registry bounds. */
   constructor(private readonly options: ChatStreamEndpointsOptions) {
-    this.streams = new ResumableStreams(options.resume);
+    this.streams = options.streams ?? new ResumableStreams(options.resume);
   }
 
   /** Chat responses (`POST /api/chat` and resumes) being sent right now. */

@@ -13,7 +13,8 @@ import {
   type ChatModel,
 } from '../../lib/index.js';
 import { SqliteChatMemoryRepository } from '../../lib/memory/sqlite/index.js';
-import type { ResumableStreamsOptions } from '../../lib/sse/index.js';
+import type { ChatMemoryRepository } from '../../lib/index.js';
+import type { ResumableStreams, ResumableStreamsOptions } from '../../lib/sse/index.js';
 import { ChatStreamEndpoints } from './chat-stream-endpoints.js';
 import { DemoTurns } from './demo-turns.js';
 import { createGetTimeTool } from './get-time-tool.js';
@@ -48,6 +49,16 @@ export interface DemoServerOptions {
    * aborted), and how long a finished one stays resumable.
    */
   resume?: ResumableStreamsOptions;
+  /**
+   * The chat streams' registry, shared by instances (`RedisResumableStreams`); default an
+   * in-memory `ResumableStreams` with the `resume` bounds. The caller closes it.
+   */
+  streams?: ResumableStreams;
+  /**
+   * Where chat memory lives, shared by instances (`PostgresChatMemoryRepository`); default
+   * SQLite under `dataDir` (then no file is opened). The caller closes it.
+   */
+  chatMemoryRepository?: ChatMemoryRepository;
   /**
    * TEST HOOK, off by default and never set by `npm start`: every `POST /api/chat` response
    * is destroyed when its stream's n-th text delta passes (before that delta is written), as a
@@ -105,16 +116,11 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const modelDescription = options.modelDescription ?? `${model.provider} model`;
   const assets = loadStaticAssets();
 
-  mkdirSync(dataDir, { recursive: true });
-  const database = new Database(join(dataDir, 'demo-chat-memory.sqlite'));
-  // better-sqlite3 runs on the event loop: with the default synchronous=FULL every saved turn
-  // waits for an fsync (7 ms here), and every stream of the server stalls meanwhile. In WAL
-  // mode NORMAL is safe against corruption; an OS crash may lose the last turns.
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
+  const database = options.chatMemoryRepository === undefined ? openSqlite(dataDir) : undefined;
   const chatMemory = new MessageWindowChatMemory({
     maxMessages: 40,
-    repository: new SqliteChatMemoryRepository({ database }),
+    repository:
+      options.chatMemoryRepository ?? new SqliteChatMemoryRepository({ database: database! }),
   });
   const tools = [createGetTimeTool({ now }), createUsersRegisteredOnTool()];
   const client = ChatClient.builder(model)
@@ -147,6 +153,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     heartbeat,
     log,
     resume: { ttl: 30_000, maxBufferedFrames: 4000, ...options.resume },
+    streams: options.streams,
     cutResponsesAfterTextDeltas: cutAfter,
   });
 
@@ -196,7 +203,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       resolve();
     });
   }).catch((error: unknown) => {
-    database.close();
+    database?.close();
     throw error;
   });
   const actualPort = (server.address() as AddressInfo).port;
@@ -211,7 +218,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       // An unsubscribed turn saves the user's message in the background (synchronous
       // SQLite behind a few promise steps): let those settle before the database closes.
       await new Promise<void>((resolve) => setImmediate(resolve));
-      database.close();
+      database?.close();
     })();
     return closing;
   };
@@ -227,6 +234,18 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     },
     close,
   };
+}
+
+/** The SQLite chat memory file under `dataDir` (the folder created when missing). */
+function openSqlite(dataDir: string): Database.Database {
+  mkdirSync(dataDir, { recursive: true });
+  const database = new Database(join(dataDir, 'demo-chat-memory.sqlite'));
+  // better-sqlite3 runs on the event loop: with the default synchronous=FULL every saved turn
+  // waits for an fsync (7 ms here), and every stream of the server stalls meanwhile. In WAL
+  // mode NORMAL is safe against corruption; an OS crash may lose the last turns.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  return database;
 }
 
 /** `/api/chat/<stream id>`: the resume (GET) and cancel (DELETE) routes. */

@@ -1,6 +1,7 @@
 // `npm start`: the demo server. Prints its URL; Ctrl-C (SIGINT) or SIGTERM stops it cleanly.
 import { startDemoMcpTools } from './demo-mcp-tools.js';
 import { startDemoServer } from './demo-server.js';
+import { startDemoStores } from './demo-stores.js';
 import { startDemoTelemetry } from './demo-telemetry.js';
 import { selectDemoModel } from './select-demo-model.js';
 
@@ -10,6 +11,8 @@ async function main(): Promise<void> {
   const choice = await selectDemoModel();
   const telemetry = await startDemoTelemetry(process.env);
   const mcp = await startDemoMcpTools(process.env);
+  // REDIS_URL / DATABASE_URL: streams and chat memory shared by several instances.
+  const stores = await startDemoStores(process.env);
   const server = await startDemoServer({
     port,
     host,
@@ -18,10 +21,16 @@ async function main(): Promise<void> {
     dataDir: process.env['DEMO_DATA_DIR'] || '.data',
     log: (line) => console.error(line),
     advisors: [...telemetry.advisors, ...mcp.advisors],
-  }).catch((error: unknown) => {
+    ...(stores.streams === undefined ? {} : { streams: stores.streams }),
+    ...(stores.chatMemoryRepository === undefined
+      ? {}
+      : { chatMemoryRepository: stores.chatMemoryRepository }),
+  }).catch(async (error: unknown) => {
+    await stores.close();
     throw listenError(error, port, host);
   });
   console.log(`rx-advisors demo with ${choice.description}`);
+  console.log(`stores: ${stores.description}`);
   console.log(`open ${server.url}  (Ctrl-C stops it)`);
   if (telemetry.description !== undefined) console.log(`OpenTelemetry: ${telemetry.description}`);
   if (mcp.description !== undefined) console.log(`MCP tools from: ${mcp.description}`);
@@ -38,6 +47,7 @@ async function main(): Promise<void> {
       .close()
       .then(telemetry.shutdown)
       .then(mcp.close)
+      .then(stores.close)
       .then(
         () => console.log('stopped: server closed, streams unsubscribed, database closed'),
         (error: unknown) => {

@@ -1,5 +1,5 @@
 import { context, type Context } from '@opentelemetry/api';
-import { Observable } from 'rxjs';
+import { Observable, Subscriber } from 'rxjs';
 
 /** What {@link observeStream} tells about one subscription of a stream. */
 export interface StreamWatcher<T> {
@@ -11,6 +11,63 @@ export interface StreamWatcher<T> {
   error(error: unknown): void;
   /** The subscriber left before the stream ended. */
   cancel(): void;
+  /**
+   * Values whose `type` is this are passed on without telling the watcher, except the
+   * first value of the stream (the per-chunk path: `'text-delta'`, nearly every chunk).
+   */
+  readonly quietType?: string | undefined;
+}
+
+/**
+ * The one subscriber layer of {@link observeStream}: tells the watcher, then passes on.
+ * A `Subscriber` subclass, because it is the only layer RxJS 7 subscribes with as it is:
+ * a plain observer gets wrapped (`SafeSubscriber` and its observer: ~10 ns per value in
+ * W1, against ~4 here; `tap` and `map` cost the same ~10 ns), which put the telemetry
+ * of two layers at ~40 % of W1 (docs/performance.md). RxJS 8 makes the constructor
+ * internal; its `operate` is the replacement then.
+ */
+class WatchingSubscriber<T> extends Subscriber<T> {
+  private ended = false;
+  /** The watcher's `quietType` once the first value was told; undefined before. */
+  private quiet: string | undefined;
+
+  constructor(
+    downstream: Subscriber<T>,
+    private readonly watcher: StreamWatcher<T>,
+  ) {
+    super(downstream);
+  }
+
+  /** After the source is subscribed, so the source's teardown runs before the cancel. */
+  watchCancel(): void {
+    // Runs on every way out (at once when already closed); only an early one is a cancel.
+    this.add(() => {
+      if (!this.ended) this.watcher.cancel();
+    });
+  }
+
+  // `next` itself rather than `_next`: one call less per value, and no part in the
+  // megamorphic `this._next` call site that every RxJS subscriber shares.
+  override next(value: T): void {
+    if (this.isStopped) return;
+    if (this.quiet === undefined || (value as { readonly type?: unknown }).type !== this.quiet) {
+      this.quiet = this.watcher.quietType;
+      this.watcher.next(value);
+    }
+    this.destination.next(value);
+  }
+
+  protected override _error(error: unknown): void {
+    this.ended = true;
+    this.watcher.error(error);
+    super._error(error);
+  }
+
+  protected override _complete(): void {
+    this.ended = true;
+    this.watcher.complete();
+    super._complete();
+  }
 }
 
 /**
@@ -18,10 +75,9 @@ export interface StreamWatcher<T> {
  * work a cold Observable starts when subscribed, and what it schedules from there with the
  * AsyncLocalStorage context manager, runs under that span), with a watcher per
  * subscription told of every value and of how the stream ended: completion, error, or an
- * unsubscribe before either. One subscriber layer: `tap({ next, complete, error,
- * unsubscribe })` after a `context.with` subscription does the same with about 11 ns more
- * per value (Node 20, 10,000 chunks through 5 `map`s: ~4 against ~11 ns per layer), which
- * is most of the per-chunk budget of telemetry (docs/performance.md).
+ * unsubscribe before either. One subscriber layer of ~4 ns per value (Node 20, 10,000
+ * chunks): `tap({ next, complete, error, unsubscribe })` or an observer object cost
+ * ~10 ns, which is most of the per-chunk budget of telemetry (docs/performance.md).
  * @internal
  * @example
  * ```ts
@@ -38,29 +94,8 @@ export function observeStream<T>(
   watch: () => StreamWatcher<T>,
 ): Observable<T> {
   return new Observable<T>((subscriber) => {
-    const watcher = watch();
-    let ended = false;
-    const subscription = context.with(active, () =>
-      source$.subscribe({
-        next: (value) => {
-          watcher.next(value);
-          subscriber.next(value);
-        },
-        error: (error: unknown) => {
-          ended = true;
-          watcher.error(error);
-          subscriber.error(error);
-        },
-        complete: () => {
-          ended = true;
-          watcher.complete();
-          subscriber.complete();
-        },
-      }),
-    );
-    return () => {
-      subscription.unsubscribe();
-      if (!ended) watcher.cancel();
-    };
+    const watching = new WatchingSubscriber(subscriber, watch());
+    context.with(active, () => source$.subscribe(watching));
+    watching.watchCancel();
   });
 }

@@ -140,6 +140,7 @@ export class OpenTelemetryAdvisor implements Advisor {
       return attributes;
     };
     return {
+      quietType: 'text-delta', // the per-chunk path: one type check
       next: (chunk) => {
         switch (chunk.type) {
           case 'usage':

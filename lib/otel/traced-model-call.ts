@@ -92,6 +92,8 @@ export function tracedModelCall(
       }
     };
     return observeStream(model$, span.context, () => ({
+      // The per-chunk path: text deltas pass without a call, unless content is recorded.
+      quietType: text === undefined ? 'text-delta' : undefined,
       next: (chunk) => {
         if (firstChunk === undefined) {
           firstChunk = performance.now();

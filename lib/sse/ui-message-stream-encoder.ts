@@ -1,10 +1,10 @@
-import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
+import type { ChatChunk, FinishReason, ToolResultChunk } from '../core/chat-chunk.js';
+import type { ToolCall } from '../core/message.js';
 import { UsageAccumulator } from '../core/usage-accumulator.js';
-import { parseJson } from '../schema/parse-json.js';
-import { SCHEMA_LIMIT_DEFAULTS } from '../schema/schema-limits.js';
 import type { SseEncoder, SseStreamEncoder } from './sse-encoder.js';
 import type { SseErrorPolicy } from './sse-error-policy.js';
 import { eventLineWriter, frameWithoutId, type EventLineWriter } from './sse-frame-writer.js';
+import { toolInputPart, toolOutputPart } from './ui-tool-parts.js';
 
 const START = '{"type":"start"}';
 const START_STEP = '{"type":"start-step"}';
@@ -29,7 +29,8 @@ interface OpenPart {
  *
  * ```
  * start, (start-step, text-start/-delta/-end, reasoning-start/-delta/-end,
- *         tool-input-start/-delta/-available, tool-output-available/-error, finish-step)+,
+ *         tool-input-start/-delta/-available, tool-approval-request,
+ *         tool-output-available/-error/-denied, finish-step)+,
  * finish, [DONE]
  * ```
  *
@@ -105,32 +106,19 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
         );
         return;
       }
-      case 'tool-call': {
+      case 'tool-call':
         this.openStep();
-        this.announce(chunk.id, chunk.name);
-        const { id: toolCallId, name: toolName } = chunk;
-        // The same safe parse as tool arguments: no `__proto__` key reaches a browser's
-        // tool part, however the model escaped it.
-        const parsed = parseJson(
-          chunk.arguments === '' ? '{}' : chunk.arguments,
-          SCHEMA_LIMIT_DEFAULTS.maxDepth,
-        );
-        if (!parsed.ok) {
-          this.write({
-            type: 'tool-input-error',
-            toolCallId,
-            toolName,
-            input: chunk.arguments,
-            errorText: 'The tool arguments are not valid JSON.',
-          });
+        this.writeToolInput(chunk);
+        return;
+      case 'tool-result': {
+        const { id: toolCallId } = chunk;
+        if (!this.announced.has(toolCallId) && this.stepsWritten === 0) {
+          // The outcome of a round resumed after approval: the client holds its call (useChat
+          // continues the message that asked), so only the outcome goes out, before any step.
+          this.writeToolOutput(chunk);
           return;
         }
-        this.write({ type: 'tool-input-available', toolCallId, toolName, input: parsed.value });
-        return;
-      }
-      case 'tool-result': {
         this.openStep();
-        const { id: toolCallId } = chunk;
         if (!this.announced.has(toolCallId)) {
           // A result whose call was never sent: the reader needs the invocation first.
           this.announce(toolCallId, chunk.name);
@@ -141,11 +129,19 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
             input: null,
           });
         }
-        this.write(
-          chunk.isError === true
-            ? { type: 'tool-output-error', toolCallId, errorText: this.errors.toolError(chunk) }
-            : { type: 'tool-output-available', toolCallId, output: chunk.content },
-        );
+        this.writeToolOutput(chunk);
+        return;
+      }
+      case 'tool-approval-request': {
+        this.openStep();
+        const { toolCall } = chunk;
+        // Without emitToolEvents the call was not sent: the reader needs it before the request.
+        if (!this.announced.has(toolCall.id)) this.writeToolInput(toolCall);
+        this.write({
+          type: 'tool-approval-request',
+          approvalId: chunk.approvalId,
+          toolCallId: toolCall.id,
+        });
         return;
       }
       case 'usage':
@@ -194,8 +190,6 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
       case 'finish':
         this.finish(chunk.reason);
         return;
-      case 'tool-approval-request':
-        return; // Issue 17 point 4 maps it to the UI stream's tool-approval-request part.
       default: {
         const unknown: never = chunk;
         void unknown; // A chunk type this protocol has no part for is left out.
@@ -226,6 +220,17 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
       ...(reason === undefined ? {} : { finishReason: uiFinishReason(reason) }),
       ...(Object.keys(metadata).length === 0 ? {} : { messageMetadata: metadata }),
     });
+  }
+
+  /** A tool call's input part (announced first), or its input error. */
+  private writeToolInput(call: ToolCall): void {
+    this.announce(call.id, call.name);
+    this.write(toolInputPart(call));
+  }
+
+  /** A tool result as its output part: an error, a denial, or the output. */
+  private writeToolOutput(chunk: ToolResultChunk): void {
+    this.write(toolOutputPart(chunk, this.errors));
   }
 
   private write(part: Record<string, unknown>): void {

@@ -1,10 +1,4 @@
-import type {
-  AssistantMessage,
-  Message,
-  ReasoningPart,
-  ToolCall,
-  ToolMessage,
-} from '../core/message.js';
+import type { Message, ToolMessage } from '../core/message.js';
 import {
   Rules,
   validateOptions,
@@ -12,6 +6,7 @@ import {
   type OptionRules,
 } from '../core/validate-options.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { UiMessageStep } from './ui-message-step.js';
 
 /**
  * One part of a UI message, as the AI SDK's `UIMessage` has it (`text`, `reasoning`,
@@ -66,6 +61,12 @@ export interface UiMessagesToMessagesOptions {
   data?: (part: UiMessagePart) => string | undefined;
   /** The most messages accepted from the client; default 1,000. */
   maxMessages?: number;
+  /**
+   * Accept approval decisions (`approval-responded` tool parts) with `history: 'client'`;
+   * default `false`: the client holds the calls then, so it could forge a call and approve
+   * it. With `history: 'memory'` decisions are always accepted (memory holds the calls).
+   */
+  clientApprovals?: boolean;
 }
 
 const UI_MESSAGES_DEFAULTS = {
@@ -74,6 +75,7 @@ const UI_MESSAGES_DEFAULTS = {
   file: defaultFileText,
   data: (): string | undefined => undefined,
   maxMessages: 1000,
+  clientApprovals: false,
 } as const;
 
 const UI_MESSAGES_RULES = {
@@ -85,13 +87,16 @@ const UI_MESSAGES_RULES = {
   file: Rules.func,
   data: Rules.func,
   maxMessages: Rules.integer(1),
+  clientApprovals: Rules.boolean,
 } as const satisfies OptionRules<UiMessagesToMessagesOptions>;
 
 /**
  * Converts the AI SDK's UI messages (what `useChat` posts) to our `Message[]`: text and
  * reasoning parts; tool parts in every state (a finished call becomes an assistant tool call
- * and its tool result, `output-error` and `output-denied` an error result, a call without
- * an outcome is left out so providers never see an unanswered call); files and data parts
+ * and its tool result, `output-error` an error result, `output-denied` the tool loop's
+ * denial text, `approval-responded` the call and its approval decision for the
+ * `ToolCallingAdvisor` (see `clientApprovals`), a call without an outcome is left out so
+ * providers never see an unanswered call); files and data parts
  * through the `file` and `data` options; an assistant message with several steps becomes
  * one assistant message per step, each followed by its results.
  *
@@ -107,7 +112,7 @@ const UI_MESSAGES_RULES = {
  */
 export function uiMessagesToMessages(options: UiMessagesToMessagesOptions): Message[] {
   const given = validateOptions(options, UI_MESSAGES_RULES);
-  const { history, allowSystem, file, data, maxMessages } = withDefaults(
+  const { history, allowSystem, file, data, maxMessages, clientApprovals } = withDefaults(
     UI_MESSAGES_DEFAULTS,
     given,
   );
@@ -120,14 +125,21 @@ export function uiMessagesToMessages(options: UiMessagesToMessagesOptions): Mess
     });
   }
   messages.forEach(checkMessage);
-  const reader: PartReader = { file, data };
+  const reader: PartReader = { file, data, clientApprovals };
   if (history === 'memory') {
     const last = messages.at(-1);
+    if (last?.role === 'assistant') {
+      // The client answered the approval requests of the conversation's last round: memory
+      // holds the calls, the request carries the decisions.
+      const decisions = lastStepDecisions(last);
+      if (decisions.length > 0) return decisions;
+    }
     if (last?.role !== 'user') {
       throw new InvalidOptionsError({
         option: 'messages',
         value: last?.role,
-        expected: "a list that ends with the new user message (history: 'memory')",
+        expected:
+          "a list that ends with the new user message, or with the assistant message holding the approval decisions (history: 'memory')",
       });
     }
     return userMessages(last, reader);
@@ -144,6 +156,7 @@ export function uiMessagesToMessages(options: UiMessagesToMessagesOptions): Mess
 interface PartReader {
   file: (part: UiMessagePart) => string | undefined;
   data: (part: UiMessagePart) => string | undefined;
+  clientApprovals: boolean;
 }
 
 /** The default text of a file part: its name and media type (never a data URL's content). */
@@ -179,11 +192,11 @@ function partText(part: UiMessagePart, reader: PartReader): string | undefined {
 /** One assistant message per step, each followed by the results of its tool calls. */
 function assistantMessages(message: UiMessage, reader: PartReader): Message[] {
   const out: Message[] = [];
-  let step = new Step();
+  let step = new UiMessageStep(reader.clientApprovals);
   for (const part of message.parts) {
     if (part.type === 'step-start' || (step.hasTools && isContent(part))) {
       step.flushInto(out);
-      step = new Step();
+      step = new UiMessageStep(reader.clientApprovals);
     }
     if (part.type === 'reasoning') {
       step.reasoning(part);
@@ -199,79 +212,20 @@ function assistantMessages(message: UiMessage, reader: PartReader): Message[] {
   return out;
 }
 
+/** The decisions of an assistant message's last step (none when it has none). */
+function lastStepDecisions(message: UiMessage): ToolMessage[] {
+  let start = message.parts.length - 1;
+  while (start >= 0 && message.parts[start].type !== 'step-start') start--;
+  const step = new UiMessageStep(true);
+  for (const part of message.parts.slice(start + 1)) {
+    if (part.type === 'dynamic-tool') step.tool(String(part['toolName']), part);
+    else if (part.type.startsWith('tool-')) step.tool(part.type.slice(5), part);
+  }
+  return step.decisions();
+}
+
 function isContent(part: UiMessagePart): boolean {
   return part.type === 'text' || part.type === 'reasoning';
-}
-
-/** One model call's worth of an assistant UI message. */
-class Step {
-  hasTools = false;
-  private content = '';
-  private readonly parts: ReasoningPart[] = [];
-  private readonly calls: ToolCall[] = [];
-  private readonly results: ToolMessage[] = [];
-
-  text(text: string): void {
-    this.content += this.content === '' || text === '' ? text : `\n${text}`;
-  }
-
-  reasoning(part: UiMessagePart): void {
-    const reasoning: ReasoningPart = { text: typeof part['text'] === 'string' ? part['text'] : '' };
-    const metadata = part['providerMetadata'];
-    if (typeof metadata === 'object' && metadata !== null) {
-      reasoning.providerMetadata = metadata as ReasoningPart['providerMetadata'] & object;
-    }
-    this.parts.push(reasoning);
-  }
-
-  tool(name: string, part: UiMessagePart): void {
-    const outcome = toolOutcome(part);
-    // A call without an outcome (still streaming, waiting, awaiting approval) is left out.
-    if (outcome === undefined) return;
-    this.hasTools = true;
-    const id = String(part['toolCallId']);
-    const input = part['input'] === undefined ? (part['rawInput'] ?? {}) : part['input'];
-    this.calls.push({
-      id,
-      name,
-      arguments: typeof input === 'string' ? input : JSON.stringify(input),
-    });
-    const result: ToolMessage = { role: 'tool', toolCallId: id, name, content: outcome.content };
-    if (outcome.isError) result.isError = true;
-    this.results.push(result);
-  }
-
-  flushInto(out: Message[]): void {
-    if (this.content === '' && this.calls.length === 0 && this.parts.length === 0) return;
-    const message: AssistantMessage = { role: 'assistant', content: this.content };
-    if (this.calls.length > 0) message.toolCalls = this.calls;
-    if (this.parts.length > 0) message.reasoning = this.parts;
-    out.push(message, ...this.results);
-  }
-}
-
-function toolOutcome(part: UiMessagePart): { content: string; isError: boolean } | undefined {
-  switch (part['state']) {
-    case 'output-available': {
-      const output = part['output'];
-      return {
-        content: typeof output === 'string' ? output : JSON.stringify(output ?? null),
-        isError: false,
-      };
-    }
-    case 'output-error':
-      return {
-        content: typeof part['errorText'] === 'string' ? part['errorText'] : 'The tool failed.',
-        isError: true,
-      };
-    case 'output-denied': {
-      const approval = part['approval'] as { reason?: unknown } | undefined;
-      const reason = typeof approval?.reason === 'string' ? `: ${approval.reason}` : '.';
-      return { content: `The user denied this tool call${reason}`, isError: true };
-    }
-    default:
-      return undefined;
-  }
 }
 
 function checkMessage(message: UiMessage, index: number): void {

@@ -266,7 +266,9 @@ describe("the 'ai-sdk-ui' protocol", () => {
   });
 
   it('a tool result whose call was never sent still reaches the reader as a tool part', async () => {
+    // (Results before the stream's first step are a resumed round's: see ui-approval.spec.ts.)
     const chunks: ChatChunk[] = [
+      { type: 'round-start', round: 1 },
       { type: 'tool-result', id: 'c9', name: 'getTime', content: 'noon' },
       { type: 'tool-result', id: 'c8', name: 'getTime', content: 'no such city', isError: true },
       { type: 'finish', reason: 'return-direct' },

@@ -79,13 +79,6 @@ describe('uiMessagesToMessages', () => {
           approval: { id: 'p' },
         },
         {
-          type: 'tool-d',
-          toolCallId: 'd',
-          state: 'approval-responded',
-          input: {},
-          approval: { id: 'p', approved: true },
-        },
-        {
           type: 'tool-e',
           toolCallId: 'e',
           state: 'output-available',
@@ -130,13 +123,8 @@ describe('uiMessagesToMessages', () => {
       },
       { role: 'tool', toolCallId: 'e', name: 'e', content: '{"n":1}' },
       { role: 'tool', toolCallId: 'f', name: 'f', content: 'boom', isError: true },
-      {
-        role: 'tool',
-        toolCallId: 'g',
-        name: 'g',
-        content: 'The user denied this tool call: not now',
-        isError: true,
-      },
+      // A denial reads as the tool loop gives it to the model.
+      { role: 'tool', toolCallId: 'g', name: 'g', content: 'denied by the user: not now' },
       { role: 'tool', toolCallId: 'h', name: 'mcp_search', content: 'hit' },
     ]);
   });
@@ -227,5 +215,137 @@ describe('uiMessagesToMessages', () => {
     expect(() => uiMessagesToMessages({ messages: many, maxMessages: 2 })).toThrow(
       /at most 2 messages/,
     );
+  });
+
+  describe('approval responses (issue 17 point 4)', () => {
+    // An assistant message whose last step waits for decisions, as useChat holds it after
+    // addToolApprovalResponse: c1 approved, c2 denied, c3 needs no approval, c4 not decided.
+    const answered: UIMessage = {
+      id: 'a1',
+      role: 'assistant',
+      parts: [
+        { type: 'step-start' },
+        { type: 'text', text: 'Sure.', state: 'done' },
+        {
+          type: 'tool-del',
+          toolCallId: 'c1',
+          state: 'approval-responded',
+          input: { id: 1 },
+          approval: { id: 'approval-c1', approved: true },
+        },
+        {
+          type: 'dynamic-tool',
+          toolName: 'mcp_del',
+          toolCallId: 'c2',
+          state: 'approval-responded',
+          input: { id: 2 },
+          approval: { id: 'approval-c2', approved: false, reason: 'keep 2' },
+        },
+        { type: 'tool-read', toolCallId: 'c3', state: 'input-available', input: {} },
+        {
+          type: 'tool-del',
+          toolCallId: 'c4',
+          state: 'approval-requested',
+          input: { id: 4 },
+          approval: { id: 'approval-c4' },
+        },
+      ],
+    };
+    const decisions: Message[] = [
+      {
+        role: 'tool',
+        toolCallId: 'c1',
+        name: 'del',
+        content: '',
+        approval: { approvalId: 'approval-c1', approved: true },
+      },
+      {
+        role: 'tool',
+        toolCallId: 'c2',
+        name: 'mcp_del',
+        content: '',
+        approval: { approvalId: 'approval-c2', approved: false, reason: 'keep 2' },
+      },
+    ];
+
+    it('turns approval-responded parts into decision messages after their calls', () => {
+      expect(
+        uiMessagesToMessages({
+          messages: [userText('u1', 'Delete 1 and 2'), answered],
+          clientApprovals: true,
+        }),
+      ).toEqual<Message[]>([
+        { role: 'user', content: 'Delete 1 and 2' },
+        {
+          role: 'assistant',
+          content: 'Sure.',
+          // The call that needs no approval stays, without a result: it runs with the decisions.
+          toolCalls: [
+            { id: 'c1', name: 'del', arguments: '{"id":1}' },
+            { id: 'c2', name: 'mcp_del', arguments: '{"id":2}' },
+            { id: 'c3', name: 'read', arguments: '{}' },
+          ],
+        },
+        ...decisions,
+      ]);
+    });
+
+    it("with history: 'memory' takes only the decisions of the last step", () => {
+      const earlier: UIMessage = {
+        ...answered,
+        parts: [
+          {
+            type: 'tool-del',
+            toolCallId: 'c0',
+            state: 'approval-responded',
+            input: {},
+            approval: { id: 'approval-c0', approved: true },
+          },
+          ...answered.parts,
+        ],
+      };
+      expect(
+        uiMessagesToMessages({ messages: [userText('u1', 'Delete'), earlier], history: 'memory' }),
+      ).toEqual(decisions);
+    });
+
+    it("with history: 'memory' still refuses an assistant message without decisions last", () => {
+      const waiting: UIMessage = { ...answered, parts: answered.parts.slice(0, 2) };
+      expect(() => uiMessagesToMessages({ messages: [waiting], history: 'memory' })).toThrow(
+        /approval decisions/,
+      );
+    });
+
+    it('refuses decisions from a client that holds the conversation unless clientApprovals', () => {
+      // The client could forge the call it approves: a tool would run with its arguments.
+      expect(() =>
+        uiMessagesToMessages({ messages: [userText('u1', 'Delete 1 and 2'), answered] }),
+      ).toThrow(/clientApprovals/);
+      expect(() =>
+        uiMessagesToMessages({ messages: [answered], clientApprovals: 'yes' as never }),
+      ).toThrow(InvalidOptionsError);
+    });
+
+    it('rejects an approval-responded part without { id, approved }', () => {
+      const bad = (approval: unknown): UIMessage =>
+        ({
+          id: 'a1',
+          role: 'assistant',
+          parts: [
+            {
+              type: 'tool-del',
+              toolCallId: 'c1',
+              state: 'approval-responded',
+              input: {},
+              approval,
+            },
+          ],
+        }) as UIMessage;
+      for (const approval of [undefined, { id: 'approval-c1' }, { approved: true }]) {
+        expect(() =>
+          uiMessagesToMessages({ messages: [bad(approval)], clientApprovals: true }),
+        ).toThrow(/approval-responded tool part's approval/);
+      }
+    });
   });
 });
