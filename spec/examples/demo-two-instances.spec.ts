@@ -188,4 +188,14 @@ describeWith(both)('the demo on two instances sharing Redis and PostgreSQL', () 
       expect.objectContaining({ role: 'assistant', content: third.text }),
     ]);
   });
+
+  it('stops cleanly on SIGTERM, closing its Redis and PostgreSQL connections', async () => {
+    for (const instance of [a!, b!]) instance.child.kill('SIGTERM');
+    expect(await Promise.all([a!.exited, b!.exited])).toEqual([0, 0]);
+    for (const instance of [a!, b!]) {
+      expect(instance.output()).toContain(
+        'stopped: server closed, streams unsubscribed, database closed',
+      );
+    }
+  });
 });
