@@ -23,10 +23,9 @@ export { chunkEventEncoder } from './chunk-event-encoder.js';
 export { uiMessageStreamEncoder } from './ui-message-stream-encoder.js';
 
 // From the AI SDK's UI messages (useChat's request) to ours
+export type { UiMessage, UiMessagePart } from './ui-message.js';
 export {
   uiMessagesToMessages,
-  type UiMessage,
-  type UiMessagePart,
   type UiMessagesToMessagesOptions,
 } from './ui-messages-to-messages.js';
 

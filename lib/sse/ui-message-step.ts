@@ -6,7 +6,7 @@ import type {
   ToolMessage,
 } from '../core/message.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import type { UiMessagePart } from './ui-messages-to-messages.js';
+import type { UiMessagePart } from './ui-message.js';
 import { approvalResponse, toolOutcome } from './ui-tool-part-outcome.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ToolApprovalResponse } from '../core/message.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import type { UiMessagePart } from './ui-messages-to-messages.js';
+import type { UiMessagePart } from './ui-message.js';
 
 /**
  * The decision of a tool part in state `approval-responded` (what useChat's
