@@ -1,6 +1,6 @@
 // Finds the server programs the Redis and PostgreSQL suites start, and installs Debian's
-// packages when they are missing and we may (root with apt-get, not under an explicit
-// URL), the way scripts/ensure-chromium.mjs installs Chromium. Never downloads builds of
+// packages when they are missing and we may (in CI, as root with apt-get, not under an
+// explicit URL), the way scripts/ensure-chromium.mjs installs Chromium. Never downloads builds of
 // its own.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -12,7 +12,9 @@ export type Found = { ok: true; path: string } | { ok: false; reason: string };
 const installed = new Set<string>();
 
 function canInstall(): boolean {
-  return process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
+  // As scripts/ensure-chromium.mjs: the system package manager only in CI, as root.
+  const inCi = process.env['CI'] === 'true' || process.env['CI'] === '1';
+  return inCi && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
 }
 
 function aptInstall(debianPackage: string): void {
