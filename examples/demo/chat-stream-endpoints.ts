@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Observable, Subscription } from 'rxjs';
+import { isObservable, type Observable, type Subscription } from 'rxjs';
 import { ProviderError, type ChatChunk } from '../../lib/index.js';
 import {
   pipeToNodeResponse,
@@ -8,7 +8,7 @@ import {
   type ResumableStreamsOptions,
 } from '../../lib/sse/index.js';
 import { cutResponseAfterTextDeltas } from './cut-response-after-text-deltas.js';
-import { readChatMessage } from './read-chat-message.js';
+import { readChatMessage, type ChatDecision } from './read-chat-message.js';
 import { sendJson } from './send-json.js';
 import { sessionOf } from './session-cookie.js';
 
@@ -18,10 +18,22 @@ export const STREAM_ID_HEADER = 'x-stream-id';
 /** The longest `?grace=` of a cancel, in milliseconds. */
 export const MAX_CANCEL_GRACE_MS = 10_000;
 
+/** A request `chunksFor` refused: the HTTP status and what to send instead. */
+export interface BadRequest {
+  status: number;
+  error: string;
+}
+
 /** Options of {@link ChatStreamEndpoints}. */
 export interface ChatStreamEndpointsOptions {
-  /** The chunks of one chat turn: the user's message in the session's conversation. */
-  chunksFor: (message: string, conversationId: string) => Observable<ChatChunk>;
+  /**
+   * The chunks of one chat turn: the user's message, or decisions on the calls awaiting
+   * approval, in the session's conversation.
+   */
+  chunksFor: (
+    input: string | ChatDecision[],
+    conversationId: string,
+  ) => Promise<Observable<ChatChunk> | BadRequest> | Observable<ChatChunk>;
   /** Milliseconds between SSE heartbeat comments, or `false`. */
   heartbeat: number | false;
   /** Server log lines. */
@@ -79,11 +91,15 @@ export class ChatStreamEndpoints {
       return sendJson(res, 415, { error: 'Send the message as JSON: {"message": "…"}.' });
     }
     const message = await readChatMessage(req);
-    if (typeof message !== 'string') return sendJson(res, message.status, { error: message.error });
+    if (typeof message !== 'string' && !Array.isArray(message)) {
+      return sendJson(res, message.status, { error: message.error });
+    }
     const session = sessionOf(req);
     const streamId = randomUUID();
     const { cutResponsesAfterTextDeltas: cutAfter, heartbeat, log } = this.options;
-    let chunks$ = this.options.chunksFor(message, session.id);
+    const made = await this.options.chunksFor(message, session.id);
+    if (!isObservable(made)) return sendJson(res, made.status, { error: made.error });
+    let chunks$ = made;
     if (cutAfter !== undefined) chunks$ = chunks$.pipe(cutResponseAfterTextDeltas(res, cutAfter));
     const headers: Record<string, string> = { [STREAM_ID_HEADER]: streamId };
     if (session.setCookie !== undefined) headers['set-cookie'] = session.setCookie;

@@ -11,11 +11,15 @@ import {
   ToolCallingAdvisor,
   type Advisor,
   type ChatModel,
+  type ToolMessage,
 } from '../../lib/index.js';
 import { SqliteChatMemoryRepository } from '../../lib/memory/sqlite/index.js';
 import type { ChatMemoryRepository } from '../../lib/index.js';
 import type { ResumableStreams, ResumableStreamsOptions } from '../../lib/sse/index.js';
 import { ChatStreamEndpoints } from './chat-stream-endpoints.js';
+import { createDeleteUserTool } from './delete-user-tool.js';
+import type { ChatDecision } from './read-chat-message.js';
+import { DEMO_USERS } from './users-table.js';
 import { DemoTurns } from './demo-turns.js';
 import { createGetTimeTool } from './get-time-tool.js';
 import { OfflineDemoModel } from './offline-demo-model.js';
@@ -122,7 +126,13 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     repository:
       options.chatMemoryRepository ?? new SqliteChatMemoryRepository({ database: database! }),
   });
-  const tools = [createGetTimeTool({ now }), createUsersRegisteredOnTool()];
+  // This server's own copy of the table: `deleteUser` (after approval) changes it.
+  const users = DEMO_USERS.map((user) => ({ ...user }));
+  const tools = [
+    createGetTimeTool({ now }),
+    createUsersRegisteredOnTool({ users }),
+    createDeleteUserTool({ users }),
+  ];
   const client = ChatClient.builder(model)
     .defaultAdvisors(
       ...(options.advisors ?? []),
@@ -139,17 +149,21 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   });
   const turns = new DemoTurns(chatMemory);
   const chats = new ChatStreamEndpoints({
-    chunksFor: (message, conversationId) =>
-      turns.track(
+    chunksFor: async (input, conversationId) => {
+      const prompt = client.prompt().system(systemText(now())).advisorParams({ conversationId });
+      if (typeof input === 'string') {
+        return turns.track(conversationId, prompt.user(input).stream().chunks());
+      }
+      const decisions = await decisionMessages(chatMemory, conversationId, input);
+      if (typeof decisions === 'string') return { status: 409, error: decisions };
+      return turns.track(
         conversationId,
-        client
-          .prompt()
-          .system(systemText(now()))
-          .user(message)
-          .advisorParams({ conversationId })
+        prompt
+          .messages(...decisions)
           .stream()
           .chunks(),
-      ),
+      );
+    },
     heartbeat,
     log,
     resume: { ttl: 30_000, maxBufferedFrames: 4000, ...options.resume },
@@ -172,6 +186,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
         return;
       }
       if (path === '/api/info') return sendJson(res, 200, info);
+      if (path === '/api/users') return sendJson(res, 200, { users });
       if (path === '/api/history') {
         return sendJson(res, 200, { messages: await turns.history(sessionOf(req).id) });
       }
@@ -248,13 +263,42 @@ function openSqlite(dataDir: string): Database.Database {
   return database;
 }
 
+/**
+ * The decision tool messages of `POST /api/chat` with `decisions`: each answers a call of the
+ * conversation's last assistant message (in memory), matched by its approval id
+ * (`approval-<call id>`); or why they cannot be sent.
+ */
+async function decisionMessages(
+  chatMemory: MessageWindowChatMemory,
+  conversationId: string,
+  decisions: readonly ChatDecision[],
+): Promise<ToolMessage[] | string> {
+  const messages = await chatMemory.get(conversationId);
+  const last = messages[messages.length - 1];
+  const calls = last?.role === 'assistant' ? (last.toolCalls ?? []) : [];
+  const result: ToolMessage[] = [];
+  for (const { approvalId, approved, reason } of decisions) {
+    const call = calls.find((c) => `approval-${c.id}` === approvalId);
+    if (call === undefined) return `No tool call of this conversation awaits ${approvalId}.`;
+    result.push({
+      role: 'tool',
+      toolCallId: call.id,
+      name: call.name,
+      content: '',
+      approval: { approvalId, approved, ...(reason === undefined ? {} : { reason }) },
+    });
+  }
+  return result;
+}
+
 /** `/api/chat/<stream id>`: the resume (GET) and cancel (DELETE) routes. */
 const STREAM_PATH = /^\/api\/chat\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 function systemText(today: Date): string {
   return (
     'You are the assistant of the rx-advisors demo. Be brief. Use the getTime tool for the ' +
-    'current time in a city, and the usersRegisteredOn tool for the users who registered on ' +
-    `a date (YYYY-MM-DD). Today is ${today.toISOString().slice(0, 10)} (UTC).`
+    'current time in a city, the usersRegisteredOn tool for the users who registered on ' +
+    'a date (YYYY-MM-DD), and the deleteUser tool to delete a user by id (the user approves ' +
+    `it). Today is ${today.toISOString().slice(0, 10)} (UTC).`
   );
 }

@@ -10,6 +10,9 @@ export const OFFLINE_PREFIX = '(offline demo model) ';
 
 const TIME_INTENT = /\b(time|clock|hour|o'clock)\b/i;
 const USERS_INTENT = /\b(regist\w*|sign(?:ed)?[ -]?ups?|signed up|joined|users?)\b/i;
+/** "delete user 3", "delete users 3 and 5". */
+const DELETE_INTENT = /\b(delete|remove)\b.*\busers?\b/i;
+const NUMBER = /\b\d+\b/g;
 const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
 /** "in <Place>" up to punctuation or "and": a city the table may not know (the tool decides). */
 const IN_PLACE = /\bin ([\p{L}][\p{L}/_' -]{0,40}?)\s*(?=[?.!,;]|\band\b|$)/giu;
@@ -48,6 +51,11 @@ export function offlineReply(request: ChatRequest): OfflineReply {
       toolCalls.push({ name: 'usersRegisteredOn', arguments: JSON.stringify({ date }) });
     }
   }
+  if (offered.has('deleteUser') && DELETE_INTENT.test(userText)) {
+    for (const id of new Set(userText.match(NUMBER) ?? [])) {
+      toolCalls.push({ name: 'deleteUser', arguments: JSON.stringify({ id: Number(id) }) });
+    }
+  }
   if (toolCalls.length > 0) return { kind: 'tool-calls', toolCalls };
   return {
     kind: 'text',
@@ -84,7 +92,15 @@ function describeResult(result: ToolMessage): string {
     // The first sentence is the gist; the page shows the tool's full message anyway.
     return `Sorry, that did not work. ${result.content.split(/(?<=\.)\s/)[0]}`;
   }
+  if (result.name === 'deleteUser' && result.content.startsWith('denied by the user')) {
+    return `I did not delete it: ${result.content}.`;
+  }
   const value = parseJson(result.content);
+  if (result.name === 'deleteUser' && isRecord(value)) {
+    return value['deleted'] === true
+      ? `Deleted user ${String(value['id'])} (${String(value['name'])}).`
+      : `There is no user ${String(value['id'])}.`;
+  }
   if (result.name === 'getTime' && isRecord(value)) {
     return `It is ${String(value['time'])} on ${String(value['weekday'])} ${String(value['date'])} in ${String(value['city'])} (${String(value['timeZone'])}).`;
   }

@@ -4,6 +4,16 @@ import type { IncomingMessage } from 'node:http';
 export const MAX_MESSAGE_LENGTH = 4000;
 const MAX_BODY_BYTES = 64 * 1024;
 
+/** One decision on a tool call awaiting approval, as the page sends it. */
+export interface ChatDecision {
+  approvalId: string;
+  approved: boolean;
+  reason?: string;
+}
+
+/** The most decisions one request may carry. */
+const MAX_DECISIONS = 20;
+
 /** Why a chat request was refused: the HTTP status and a message saying what to send. */
 export interface BadChatRequest {
   status: number;
@@ -11,11 +21,15 @@ export interface BadChatRequest {
 }
 
 /**
- * Reads the `{ "message": "…" }` body of `POST /api/chat`.
+ * Reads the `{ "message": "…" }` or `{ "decisions": [{ approvalId, approved, reason? }] }`
+ * body of `POST /api/chat`.
  * @param req The request (its content type was checked by the caller).
- * @returns The message, or why it was refused (400 not JSON or no message, 413 too long).
+ * @returns The message or the decisions, or why it was refused (400 not JSON or no message,
+ *   413 too long).
  */
-export async function readChatMessage(req: IncomingMessage): Promise<string | BadChatRequest> {
+export async function readChatMessage(
+  req: IncomingMessage,
+): Promise<string | ChatDecision[] | BadChatRequest> {
   const body = await readBody(req);
   if (typeof body !== 'string') return body;
   let parsed: unknown;
@@ -24,6 +38,11 @@ export async function readChatMessage(req: IncomingMessage): Promise<string | Ba
   } catch {
     return { status: 400, error: 'The body is not JSON. Send {"message": "…"}.' };
   }
+  const decisions =
+    typeof parsed === 'object' && parsed !== null
+      ? (parsed as Record<string, unknown>)['decisions']
+      : undefined;
+  if (decisions !== undefined) return readDecisions(decisions);
   const message =
     typeof parsed === 'object' && parsed !== null
       ? (parsed as Record<string, unknown>)['message']
@@ -38,6 +57,24 @@ export async function readChatMessage(req: IncomingMessage): Promise<string | Ba
     };
   }
   return message;
+}
+
+function readDecisions(value: unknown): ChatDecision[] | BadChatRequest {
+  const bad = {
+    status: 400,
+    error:
+      'Send "decisions" as a non-empty array of {"approvalId": "…", "approved": true|false, "reason"?: "…"}.',
+  };
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_DECISIONS) return bad;
+  const decisions: ChatDecision[] = [];
+  for (const item of value as unknown[]) {
+    if (typeof item !== 'object' || item === null) return bad;
+    const { approvalId, approved, reason } = item as Record<string, unknown>;
+    if (typeof approvalId !== 'string' || typeof approved !== 'boolean') return bad;
+    if (reason !== undefined && (typeof reason !== 'string' || reason.length > 500)) return bad;
+    decisions.push({ approvalId, approved, ...(reason === undefined ? {} : { reason }) });
+  }
+  return decisions;
 }
 
 async function readBody(req: IncomingMessage): Promise<string | BadChatRequest> {

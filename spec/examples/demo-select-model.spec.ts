@@ -154,6 +154,7 @@ describe('the demo against an OpenAI-compatible server (OPENAI_BASE_URL)', () =>
     expect(compatible.bodies[0].tools.map((t) => t.function.name)).toEqual([
       'getTime',
       'usersRegisteredOn',
+      'deleteUser',
     ]);
     expect(compatible.bodies[0].messages[0]).toMatchObject({ role: 'system' });
   });

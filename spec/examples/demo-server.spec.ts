@@ -68,6 +68,7 @@ describe('demo server', () => {
       tools: [
         { name: 'getTime', description: expect.stringContaining('time') },
         { name: 'usersRegisteredOn', description: expect.stringContaining('registered') },
+        { name: 'deleteUser', description: expect.stringContaining('approval') },
       ],
     });
   });

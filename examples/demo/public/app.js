@@ -92,6 +92,53 @@ function describeUsage(state) {
   return parts.join(' · ');
 }
 
+// A call that waits for the user: Approve / Deny buttons. Once every call of the answer
+// has a decision, the decisions go to the server as the next request (POST /api/chat with
+// `decisions`), whose answer runs the approved calls and reports the denied ones.
+function renderApprovalRequest(view, state, chunk) {
+  const call = chunk.toolCall;
+  if (!state.toolCalls.has(call.id)) renderChunk(view, state, 'tool-call', call);
+  const entry = state.toolCalls.get(call.id);
+  entry.classList.add('awaiting-approval');
+  entry.dataset.approvalId = chunk.approvalId;
+  entry.querySelector('.status').textContent = 'needs your approval';
+  const approval = { approvalId: chunk.approvalId, call, decision: undefined };
+  state.approvals = state.approvals || [];
+  state.approvals.push(approval);
+  const approve = element('button', 'approve', 'Approve');
+  const deny = element('button', 'deny', 'Deny');
+  approve.type = deny.type = 'button';
+  const decide = (approved) => {
+    approve.disabled = deny.disabled = true;
+    entry.classList.remove('awaiting-approval');
+    entry.querySelector('.status').textContent = approved ? 'approved' : 'denied';
+    approval.decision = approved
+      ? { approvalId: approval.approvalId, approved }
+      : { approvalId: approval.approvalId, approved, reason: 'denied on the demo page' };
+    sendDecisionsWhenComplete(state);
+  };
+  approve.addEventListener('click', () => decide(true));
+  deny.addEventListener('click', () => decide(false));
+  entry.append(element('span', 'approval', ''));
+  entry.lastChild.append(approve, deny);
+}
+
+function sendDecisionsWhenComplete(state) {
+  const approvals = state.approvals || [];
+  if (running || approvals.length === 0 || approvals.some((a) => !a.decision)) return;
+  state.approvals = [];
+  const label = approvals
+    .map(
+      (a) => `${a.decision.approved ? 'Approved' : 'Denied'} ${a.call.name}(${a.call.arguments})`,
+    )
+    .join('; ');
+  void ask(
+    label,
+    undefined,
+    approvals.map((a) => a.decision),
+  );
+}
+
 // A failed fetch() says only "Failed to fetch" (a TypeError): say what it means here.
 function describeError(error) {
   if (error instanceof TypeError) {
@@ -117,9 +164,17 @@ function renderChunk(view, state, type, chunk) {
       state.toolCalls.set(chunk.id, entry);
       break;
     }
+    case 'tool-approval-request':
+      renderApprovalRequest(view, state, chunk);
+      break;
     case 'tool-result': {
-      const entry = state.toolCalls.get(chunk.id);
-      if (!entry) break;
+      let entry = state.toolCalls.get(chunk.id);
+      if (!entry) {
+        // A call approved in an earlier answer: it runs in this one.
+        if (!chunk.name) break;
+        renderChunk(view, state, 'tool-call', { id: chunk.id, name: chunk.name, arguments: '…' });
+        entry = state.toolCalls.get(chunk.id);
+      }
       entry.querySelector('.status').textContent = chunk.isError ? 'failed' : 'done';
       if (chunk.isError) entry.classList.add('error');
       entry.append(element('span', 'tool-result', `→ ${chunk.content}`));
@@ -219,7 +274,9 @@ function loadActive() {
 }
 
 // `resumeId`: continue a stream this tab started before a reload (replayed from its start).
-async function ask(message, resumeId) {
+// `decisions`: send decisions on the calls awaiting approval instead of `message` (which is
+// then only shown).
+async function ask(message, resumeId, decisions) {
   addUserMessage(message);
   const view = addAssistantMessage();
   view.root.classList.add('streaming');
@@ -251,7 +308,7 @@ async function ask(message, resumeId) {
       response = await fetch('/api/chat', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ message }),
+        body: JSON.stringify(decisions ? { decisions } : { message }),
         signal,
       });
       if (!response.ok) {
@@ -300,6 +357,7 @@ async function ask(message, resumeId) {
     running = undefined;
     setBusy(false);
     scrollDown();
+    sendDecisionsWhenComplete(state); // decided while the answer was still streaming
   }
 }
 
