@@ -15,9 +15,13 @@ const LAYERS = {
   memory: ['advisor-api', 'core', 'errors'],
   client: ['tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
   advisor: ['client', 'tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
-  // vector/: documents, embeddings, vector stores; rag/: the retrieval advisors.
+  // vector/: documents, embeddings, vector stores; rag/: the retrieval advisors (above
+  // client/: the RAG stages that call a model take a ChatClient; vector memory reads the
+  // memory advisors' conversation id).
   vector: ['core', 'errors'],
-  rag: ['vector', 'advisor-api', 'core', 'errors'],
+  // vector/sqlite/: SqliteVectorStore (rx-advisors/vector/sqlite; the only importer of sqlite-vec).
+  'vector/sqlite': ['vector', 'core', 'errors'],
+  rag: ['client', 'memory', 'vector', 'advisor-api', 'core', 'errors'],
   providers: ['vector', 'schema', 'core', 'errors'],
   sse: ['schema', 'core', 'errors'],
   testing: ['core', 'errors'],

@@ -1,5 +1,7 @@
 // npm run bench: every workload through rx-advisors, the peers and the floors, interleaved.
-// Flags: --quick (small sizes, no results.json), --only=W1,W3 (a subset; no results.json).
+// Flags: --quick (small sizes, no results.json), --only=W1,W3 (a subset; no results.json unless
+// --save: its rows then replace the rows of results.json with the same workload, params,
+// framework and metric, and the other rows stay).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, sep } from 'node:path';
@@ -10,7 +12,7 @@ import { langchainAdapter } from './adapters/langchain.js';
 import { rxAdvisorsAdapter } from './adapters/rx-advisors.js';
 import { cpuClock, hasGc } from './harness/measure.js';
 import { markdownTable, Report } from './harness/report.js';
-import type { BenchAdapter } from './harness/types.js';
+import type { BenchAdapter, BenchResult } from './harness/types.js';
 import { fullConfig, quickConfig } from './workloads/config.js';
 import { runW1 } from './workloads/w1-stream.js';
 import { runW2 } from './workloads/w2-tool-loop.js';
@@ -20,6 +22,11 @@ import { runW5 } from './workloads/w5-full-chain.js';
 import { runTelemetry } from './workloads/telemetry.js';
 import { runMcp } from './workloads/mcp.js';
 import { runW10 } from './workloads/w10-memory-window.js';
+import { runW11 } from './workloads/w11-vector-search.js';
+import { runW6 } from './workloads/w6-streamed-object.js';
+import { runW9 } from './workloads/w9-cold-start.js';
+import { runW7 } from './workloads/w7-sse-server.js';
+import { runW8 } from './workloads/w8-long-histories.js';
 
 const ADAPTERS: readonly BenchAdapter[] = [
   rxAdvisorsAdapter,
@@ -50,6 +57,16 @@ async function main(): Promise<void> {
   if (wants('W3')) await step('W3', () => runW3(ADAPTERS, config, report));
   if (wants('W5')) await step('W5', () => runW5(config, report));
   if (wants('W10')) await step('W10', () => runW10(config, report));
+  // W11 similarity search against store size (in memory, SQLite); alone: --only=W11.
+  if (wants('W11')) await step('W11', () => runW11(config, report));
+  // W6 streamed structured output (1, 10, 100 KB JSON as partial objects); alone: --only=W6.
+  if (wants('W6')) await step('W6', () => runW6(config, report));
+  // W9 cold start (fresh node processes) and installed footprint; alone: --only=W9.
+  if (wants('W9')) await step('W9', () => runW9(config, report));
+  // W7 the SSE server end to end (server and clients in two processes); alone: --only=W7.
+  if (wants('W7')) await step('W7', () => runW7(config, report));
+  // W8 long histories, every memory repository (Redis, PostgreSQL servers started); alone: --only=W8.
+  if (wants('W8')) await step('W8', () => runW8(config, report));
   // W1 and W2 with telemetry off / no-op / on (rx-advisors/otel); alone: --only=OTEL.
   if (wants('OTEL')) await step('OTEL', () => runTelemetry(config, report));
   // W2 with the tool served over MCP (stdio, Streamable HTTP); alone: --only=MCP.
@@ -64,11 +81,29 @@ async function main(): Promise<void> {
   console.log(markdownTable(report.results));
   if (report.notes.length > 0)
     console.log(`\n${report.notes.map((note) => `- ${note}`).join('\n')}`);
+  const file = join(__dirname, 'results.json');
   if (!quick && only === undefined) {
-    const file = join(__dirname, 'results.json');
     writeFileSync(file, `${JSON.stringify(report.results, null, 2)}\n`);
     console.error(`wrote ${file}`);
+  } else if (!quick && args.includes('--save')) {
+    writeFileSync(file, `${JSON.stringify(mergeRows(file, report.results), null, 2)}\n`);
+    console.error(`merged ${report.results.length} rows into ${file}`);
   }
+}
+
+/** The rows of `file` with `rows` in place of those with the same key, `rows` appended otherwise. */
+function mergeRows(file: string, rows: readonly BenchResult[]): BenchResult[] {
+  const key = (row: BenchResult): string =>
+    JSON.stringify([row.workload, row.params, row.framework, row.metric]);
+  const fresh = new Map(rows.map((row) => [key(row), row]));
+  const kept = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as BenchResult[]) : [];
+  const merged = kept.map((row) => {
+    const replacement = fresh.get(key(row));
+    if (replacement === undefined) return row;
+    fresh.delete(key(row));
+    return replacement;
+  });
+  return [...merged, ...fresh.values()];
 }
 
 async function step(name: string, run: () => Promise<void>): Promise<void> {

@@ -13,10 +13,12 @@ export type {
   ToolMessage,
   UserMessage,
 } from './core/message.js';
+export type { MediaData, MediaPart } from './core/media-part.js';
 export type {
   ChatChunk,
   ChatChunkType,
   DataChunk,
+  DocumentSourceChunk,
   FinishChunk,
   FinishReason,
   MetadataChunk,
@@ -25,13 +27,16 @@ export type {
   RetryChunk,
   RoundEndChunk,
   RoundStartChunk,
+  SourceChunk,
   TextDeltaChunk,
   ToolApprovalRequestChunk,
   ToolCallChunk,
   ToolCallDeltaChunk,
   ToolResultChunk,
+  UrlSourceChunk,
   UsageChunk,
 } from './core/chat-chunk.js';
+export type { DocumentSource, Source, UrlSource } from './core/source.js';
 export type {
   ChatOptions,
   PromptCacheBreakpoint,
@@ -220,6 +225,61 @@ export {
   type QuestionAnswerAdvisorOptions,
   type Retrieval,
 } from './rag/question-answer-advisor.js';
+export { documentSource } from './rag/document-source.js';
+// Modular RAG (RetrievalAugmentationAdvisor and its stages) and vector-store chat memory
+export {
+  RetrievalAugmentationAdvisor,
+  type RagRetrieval,
+  type RetrievalAugmentationAdvisorOptions,
+} from './rag/retrieval-augmentation-advisor.js';
+export type { Query } from './rag/query.js';
+export type { RagStageContext } from './rag/rag-stage-context.js';
+export type { QueryTransformer } from './rag/query-transformer.js';
+export type { QueryExpander } from './rag/query-expander.js';
+export type { DocumentRetriever } from './rag/document-retriever.js';
+export type { DocumentJoiner, RetrievedDocuments } from './rag/document-joiner.js';
+export type { Augmentation, QueryAugmenter } from './rag/query-augmenter.js';
+export {
+  RewriteQueryTransformer,
+  DEFAULT_REWRITE_TEMPLATE,
+  type RewriteQueryTransformerOptions,
+} from './rag/rewrite-query-transformer.js';
+export {
+  CompressionQueryTransformer,
+  DEFAULT_COMPRESSION_TEMPLATE,
+  type CompressionQueryTransformerOptions,
+} from './rag/compression-query-transformer.js';
+export {
+  TranslationQueryTransformer,
+  DEFAULT_TRANSLATION_TEMPLATE,
+  type TranslationQueryTransformerOptions,
+} from './rag/translation-query-transformer.js';
+export {
+  MultiQueryExpander,
+  DEFAULT_MULTI_QUERY_TEMPLATE,
+  type MultiQueryExpanderOptions,
+} from './rag/multi-query-expander.js';
+export {
+  VectorStoreDocumentRetriever,
+  type VectorStoreDocumentRetrieverOptions,
+} from './rag/vector-store-document-retriever.js';
+export {
+  ConcatenationDocumentJoiner,
+  type ConcatenationDocumentJoinerOptions,
+} from './rag/concatenation-document-joiner.js';
+export {
+  ReciprocalRankFusionDocumentJoiner,
+  type ReciprocalRankFusionDocumentJoinerOptions,
+} from './rag/reciprocal-rank-fusion-document-joiner.js';
+export {
+  ContextualQueryAugmenter,
+  DEFAULT_CONTEXTUAL_TEMPLATE,
+  type ContextualQueryAugmenterOptions,
+} from './rag/contextual-query-augmenter.js';
+export {
+  VectorStoreChatMemoryAdvisor,
+  type VectorStoreChatMemoryAdvisorOptions,
+} from './rag/vector-store-chat-memory-advisor.js';
 
 // Errors
 export { RxAdvisorsError, type RxAdvisorsErrorOptions } from './errors/rx-advisors-error.js';
@@ -245,6 +305,8 @@ export { ToolExecutionError } from './errors/tool-execution-error.js';
 export { ToolCallLimitError } from './errors/tool-call-limit-error.js';
 export { TooManyToolCallsError } from './errors/too-many-tool-calls-error.js';
 export { ToolResultError } from './errors/tool-result-error.js';
+export { UnsupportedMediaError } from './errors/unsupported-media-error.js';
+export { ChatMemoryMediaLimitError } from './errors/chat-memory-media-limit-error.js';
 export {
   StructuredOutputError,
   type StructuredOutputErrorOptions,
@@ -261,4 +323,5 @@ export { MissingConversationIdError } from './errors/missing-conversation-id-err
 export { FilterExpressionError } from './errors/filter-expression-error.js';
 export { VectorDimensionError } from './errors/vector-dimension-error.js';
 export { EmbeddingError } from './errors/embedding-error.js';
+export { VectorStoreError, type VectorStoreOperation } from './errors/vector-store-error.js';
 export { EmptyQuestionError } from './errors/empty-question-error.js';

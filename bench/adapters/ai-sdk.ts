@@ -7,6 +7,7 @@ import { jsonSchema, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { TOOL_NAME } from '../harness/chunks.js';
 import type { BenchAdapter, Gate, TextFixture } from '../harness/types.js';
+import { asyncNoop, asyncNoopArgs } from './w2-async-tool.js';
 
 const USAGE = {
   inputTokens: { total: 12, noCache: 12, cacheRead: undefined, cacheWrite: undefined },
@@ -124,7 +125,7 @@ export const aiSdkAdapter: BenchAdapter = {
     return collect(result.textStream);
   },
 
-  toolLoop(rounds, fixture) {
+  toolLoop(rounds, fixture, kind = 'sync') {
     const final = textParts(fixture);
     let call = 0;
     const model = new MockLanguageModelV3({
@@ -138,11 +139,14 @@ export const aiSdkAdapter: BenchAdapter = {
       model,
       prompt: 'Hi',
       tools: {
-        [TOOL_NAME]: tool({
-          description: 'Does nothing',
-          inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }),
-          execute: () => 'ok',
-        }),
+        [TOOL_NAME]:
+          kind === 'sync'
+            ? tool({
+                description: 'Does nothing',
+                inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }),
+                execute: () => 'ok',
+              })
+            : tool({ description: 'Does nothing', inputSchema: asyncNoopArgs, execute: asyncNoop }),
       },
       stopWhen: stepCountIs(rounds + 1),
     });

@@ -1,6 +1,7 @@
 import type { ChatChunk } from '../../lib/index.js';
 import { splitAtDelta, textChunks, toolRoundChunks } from '../harness/chunks.js';
 import type { BenchAdapter, Gate } from '../harness/types.js';
+import { runAsyncNoop } from './w2-async-tool.js';
 
 // An async source on purpose: a model stream is async; this is its cheapest form.
 // eslint-disable-next-line @typescript-eslint/require-await
@@ -43,17 +44,19 @@ export const floorAsyncGenAdapter: BenchAdapter = {
     return collect(chunks);
   },
 
-  async toolLoop(rounds, fixture) {
+  async toolLoop(rounds, fixture, kind = 'sync') {
     const final = textChunks(fixture);
     let text = '';
     for (let round = 1; ; round++) {
-      let call: { id: string } | undefined;
+      let call: { id: string; arguments: string } | undefined;
       for await (const chunk of source(round <= rounds ? toolRoundChunks(round) : final)) {
         if (chunk.type === 'text-delta') text += chunk.text;
         else if (chunk.type === 'tool-call') call = chunk;
       }
       if (call === undefined) return text;
-      await Promise.resolve(noop());
+      // The asynchronous tool: parsed and validated with the same zod schema, then awaited.
+      if (kind === 'async') await runAsyncNoop(call.arguments);
+      else await Promise.resolve(noop());
     }
   },
 

@@ -6,12 +6,14 @@ import {
   from,
   ignoreElements,
   map,
+  mergeMap,
   type Observable,
   type OperatorFunction,
 } from 'rxjs';
 import type { ChatChunk } from '../../lib/index.js';
 import { splitAtDelta, textChunks, toolRoundChunks } from '../harness/chunks.js';
 import type { BenchAdapter, TextFixture } from '../harness/types.js';
+import { runAsyncNoop } from './w2-async-tool.js';
 
 const identity: OperatorFunction<ChatChunk, ChatChunk> = map((chunk: ChatChunk) => chunk);
 
@@ -34,6 +36,28 @@ function collect(chunks$: Observable<ChatChunk>): Promise<string> {
   });
 }
 
+/**
+ * The floor of W2 with the asynchronous tool: `defer` + `expand`; a round's `finish` starts
+ * the next round once the round's tool call (parsed, validated with the same zod schema)
+ * resolved: `from(promise)` then the next round.
+ */
+function asyncToolLoop$(rounds: number, final: readonly ChatChunk[]): Observable<ChatChunk> {
+  return defer(() => {
+    let round = 1;
+    let args = '';
+    const round$ = (): Observable<ChatChunk> =>
+      from(round <= rounds ? toolRoundChunks(round) : final);
+    return round$().pipe(
+      expand((chunk) => {
+        if (chunk.type === 'tool-call') args = chunk.arguments;
+        if (chunk.type !== 'finish' || chunk.reason !== 'tool-calls') return EMPTY;
+        round++;
+        return from(runAsyncNoop(args)).pipe(mergeMap(round$));
+      }),
+    );
+  });
+}
+
 /** The floor: the same chunk objects through a bare `from(array).pipe(map, …)`. */
 export const floorRxjsAdapter: BenchAdapter = {
   framework: 'floor-rxjs',
@@ -44,8 +68,9 @@ export const floorRxjsAdapter: BenchAdapter = {
     return collect(withMaps(from(textChunks(fixture)), advisors));
   },
 
-  toolLoop(rounds, fixture) {
+  toolLoop(rounds, fixture, kind = 'sync') {
     const final = textChunks(fixture);
+    if (kind === 'async') return collect(asyncToolLoop$(rounds, final));
     const loop$ = defer(() => {
       let round = 1;
       const round$ = (): Observable<ChatChunk> =>

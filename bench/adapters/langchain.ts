@@ -11,6 +11,7 @@ import { RunnablePassthrough, RunnableSequence, type Runnable } from '@langchain
 import { tool } from '@langchain/core/tools';
 import { TOOL_NAME } from '../harness/chunks.js';
 import type { BenchAdapter, Gate, TextFixture } from '../harness/types.js';
+import { asyncNoop, asyncNoopArgs } from './w2-async-tool.js';
 
 /** One scripted model call: text deltas, or one tool call. */
 type Round = { kind: 'text'; fixture: TextFixture } | { kind: 'tool'; id: string };
@@ -116,6 +117,13 @@ const noopTool = tool(() => 'ok', {
   schema: { type: 'object', properties: {} },
 });
 
+/** The asynchronous tool of W2 (`tool: 'async'`): zod arguments, a Promise result. */
+const asyncNoopTool = tool(asyncNoop, {
+  name: TOOL_NAME,
+  description: 'Does nothing',
+  schema: asyncNoopArgs,
+});
+
 const parkedModels = new WeakMap<Gate, BenchLangChainModel>();
 
 /** LangChain: `@langchain/core` chat model streaming, no agent package. */
@@ -128,7 +136,7 @@ export const langchainAdapter: BenchAdapter = {
     return collect(await textRunnable(fixture, advisors).stream([new HumanMessage('Hi')]));
   },
 
-  async toolLoop(rounds, fixture) {
+  async toolLoop(rounds, fixture, kind = 'sync') {
     const model = new BenchLangChainModel({
       script: (call) =>
         call <= rounds ? { kind: 'tool', id: `call_${call}` } : { kind: 'text', fixture },
@@ -146,9 +154,10 @@ export const langchainAdapter: BenchAdapter = {
       const calls = gathered.tool_calls ?? [];
       if (calls.length === 0) return text;
       for (const call of calls) {
-        messages.push(
-          (await noopTool.invoke({ ...call, type: 'tool_call' })) as unknown as ToolMessage,
-        );
+        const input = { ...call, type: 'tool_call' as const };
+        const result =
+          kind === 'sync' ? await noopTool.invoke(input) : await asyncNoopTool.invoke(input);
+        messages.push(result as unknown as ToolMessage);
       }
     }
   },

@@ -8,7 +8,8 @@ import {
   TOOL_NAME,
   toolRoundChunks,
 } from '../harness/chunks.js';
-import type { BenchAdapter, Gate, TextFixture } from '../harness/types.js';
+import type { BenchAdapter, Gate, TextFixture, W2ToolKind } from '../harness/types.js';
+import { asyncNoop, asyncNoopArgs } from './w2-async-tool.js';
 
 /** `count` advisors that pass every chunk on unchanged (`after: map((chunk) => chunk)`). */
 export function passThroughAdvisors(count: number): Advisor[] {
@@ -50,8 +51,8 @@ function streamClient(fixture: TextFixture, advisors: number): ChatClient {
 
 const loopClients = new Map<string, ChatClient>();
 
-function toolLoopClient(rounds: number, fixture: TextFixture): ChatClient {
-  const key = `${rounds}:${fixture.text.length}`;
+function toolLoopClient(rounds: number, fixture: TextFixture, kind: W2ToolKind): ChatClient {
+  const key = `${rounds}:${fixture.text.length}:${kind}`;
   let client = loopClients.get(key);
   if (client === undefined) {
     const final = textChunks(fixture);
@@ -63,7 +64,7 @@ function toolLoopClient(rounds: number, fixture: TextFixture): ChatClient {
     });
     client = ChatClient.builder(model)
       .defaultAdvisors(new ToolCallingAdvisor({ maxRounds: rounds + 1 }))
-      .defaultTools(noopTool)
+      .defaultTools(kind === 'sync' ? noopTool : asyncNoopTool)
       .build();
     loopClients.set(key, client);
   }
@@ -78,6 +79,14 @@ export const noopTool = tool({
   execute: () => 'ok',
 });
 
+/** The asynchronous tool of W2 (`tool: 'async'`): zod arguments, a Promise result. */
+export const asyncNoopTool = tool({
+  name: TOOL_NAME,
+  description: 'Does nothing',
+  parameters: asyncNoopArgs,
+  execute: asyncNoop,
+});
+
 /** rx-advisors: `ChatClient` over a model that streams precomputed chunks. */
 export const rxAdvisorsAdapter: BenchAdapter = {
   framework: 'rx-advisors',
@@ -88,8 +97,8 @@ export const rxAdvisorsAdapter: BenchAdapter = {
     return collectText(streamClient(fixture, advisors).prompt('Hi').stream().content());
   },
 
-  toolLoop(rounds, fixture) {
-    return collectText(toolLoopClient(rounds, fixture).prompt('Hi').stream().content());
+  toolLoop(rounds, fixture, kind = 'sync') {
+    return collectText(toolLoopClient(rounds, fixture, kind).prompt('Hi').stream().content());
   },
 
   parked(fixture, parkAt, gate) {

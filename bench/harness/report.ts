@@ -47,6 +47,7 @@ const FRAMEWORKS: readonly Framework[] = [
   'langchain',
   'floor-rxjs',
   'floor-asyncgen',
+  'floor-http',
 ];
 
 /**
@@ -57,7 +58,7 @@ const FRAMEWORKS: readonly Framework[] = [
  */
 export function markdownTable(results: readonly BenchResult[]): string {
   const lines = [
-    `| workload | params | metric | ${FRAMEWORKS.join(' | ')} | rx ÷ floor-rxjs | ai-sdk ÷ rx |`,
+    `| workload | params | metric | ${FRAMEWORKS.join(' | ')} | rx ÷ floor | ai-sdk ÷ rx |`,
     `|---|---|---|${FRAMEWORKS.map(() => '---:').join('|')}|---:|---:|`,
   ];
   const groups = new Map<string, BenchResult[]>();
@@ -76,7 +77,8 @@ export function markdownTable(results: readonly BenchResult[]): string {
         : `${format(row.median)} [${format(row.p25)}–${format(row.p75)}]`;
     });
     const rx = of('rx-advisors')?.median;
-    const floor = of('floor-rxjs')?.median;
+    // The floor of a row: bare RxJS, or bare node:http for the SSE server (W7).
+    const floor = (of('floor-rxjs') ?? of('floor-http'))?.median;
     const ai = of('ai-sdk')?.median;
     const ratio = (a: number | undefined, b: number | undefined): string =>
       a === undefined || b === undefined || b === 0 ? '–' : `${format(a / b)}×`;

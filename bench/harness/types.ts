@@ -1,5 +1,11 @@
 /** The frameworks every workload runs through. */
-export type Framework = 'rx-advisors' | 'ai-sdk' | 'langchain' | 'floor-rxjs' | 'floor-asyncgen';
+export type Framework =
+  | 'rx-advisors'
+  | 'ai-sdk'
+  | 'langchain'
+  | 'floor-rxjs'
+  | 'floor-asyncgen'
+  | 'floor-http';
 
 /** The metrics of `bench/results.json`. */
 export type Metric =
@@ -8,11 +14,23 @@ export type Metric =
   | 'heap-kb-per-stream'
   | 'rss-kb-per-stream'
   | 'us-to-first-chunk'
-  | 'us-per-turn';
+  | 'us-per-turn'
+  | 'us-per-delta'
+  | 'ms-per-answer'
+  | 'ms-to-first-chunk'
+  | 'cpu-ms-to-first-chunk'
+  | 'installed-kb'
+  | 'dependencies'
+  | 'us-cpu-per-chunk'
+  | 'ms-latency-p50'
+  | 'ms-latency-p99'
+  | 'us-per-read'
+  | 'us-per-append'
+  | 'ms-per-search';
 
 /** One row of `bench/results.json` (the schema of issue 8). */
 export interface BenchResult {
-  workload: 'W1' | 'W2' | 'W3' | 'W4' | 'W5' | 'W10';
+  workload: 'W1' | 'W2' | 'W3' | 'W4' | 'W5' | 'W6' | 'W7' | 'W8' | 'W9' | 'W10' | 'W11';
   params: Record<string, number | string>;
   framework: Framework;
   metric: Metric;
@@ -37,6 +55,9 @@ export interface Gate {
   arrive(): void;
 }
 
+/** The tool of a W2 run: synchronous (JSON Schema) or asynchronous (zod, a Promise). */
+export type W2ToolKind = 'sync' | 'async';
+
 /** How one framework runs each workload. Every method returns the final text it saw. */
 export interface BenchAdapter {
   readonly framework: Framework;
@@ -46,8 +67,12 @@ export interface BenchAdapter {
   readonly toolLoopLabel: string;
   /** W1: stream `fixture` then usage through `advisors` pass-throughs; the final text. */
   stream(fixture: TextFixture, advisors: number): Promise<string>;
-  /** W2: `rounds` rounds of one trivial tool call, then `fixture` as the final text, streaming. */
-  toolLoop(rounds: number, fixture: TextFixture): Promise<string>;
+  /**
+   * W2: `rounds` rounds of one trivial tool call, then `fixture` as the final text, streaming.
+   * `tool`: `'sync'` (default), a JSON Schema tool that returns `'ok'`; `'async'`, a zod
+   * tool whose `execute` returns a Promise of `'ok'` (the realistic case).
+   */
+  toolLoop(rounds: number, fixture: TextFixture, tool?: W2ToolKind): Promise<string>;
   /**
    * W3: stream `fixture`, parking after `parkAt` deltas until `gate` opens; resolves with
    * the final text once the gate opened and the stream finished.

@@ -1,14 +1,3 @@
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
 import { ChatClient, ToolCallingAdvisor, type Advisor } from 'rx-advisors';
 import { OpenTelemetryAdvisor } from 'rx-advisors/otel';
 import { collectText, noopTool, passThroughAdvisors } from '../adapters/rx-advisors.js';
@@ -20,26 +9,13 @@ import { quartiles } from '../harness/stats.js';
 import type { Report } from '../harness/report.js';
 import type { BenchAdapter, TextFixture } from '../harness/types.js';
 import type { BenchConfig } from './config.js';
+import { sdkFloorRound, telemetrySdk } from './telemetry-sdk.js';
 
 type Telemetry = 'off' | 'noop' | 'on';
 
-/** The real SDK, exporting to memory (drained after every run so memory stays flat). */
-function sdk() {
-  const spans = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({
-    spanProcessors: [new SimpleSpanProcessor(spans)],
-  });
-  const reader = new PeriodicExportingMetricReader({
-    exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
-    exportIntervalMillis: 3_600_000,
-  });
-  const meterProvider = new MeterProvider({ readers: [reader] });
-  return { spans, tracerProvider, meterProvider };
-}
-
 /** W1 and W2 of rx-advisors, as three variants: no telemetry, the API's no-op, the SDK. */
 function variant(telemetry: Telemetry, fixture: TextFixture, rounds: number): BenchAdapter {
-  const otel = sdk();
+  const otel = telemetrySdk();
   const advisors = (): Advisor[] => {
     if (telemetry === 'off') return [];
     if (telemetry === 'noop') return [new OpenTelemetryAdvisor()];
@@ -82,32 +58,70 @@ function variant(telemetry: Telemetry, fixture: TextFixture, rounds: number): Be
 }
 
 /**
- * Telemetry overhead (`npm run bench -- --only=OTEL`): W1 (n = 10,000 chunks, 5
- * pass-through advisors; ns per chunk) and W2 (20 tool rounds; µs per round) through
- * rx-advisors with no telemetry, with `OpenTelemetryAdvisor` over the API's no-op
- * providers, and over the real SDK (in-memory span and metric exporters). Rows carry
- * `telemetry: off | noop | on`.
+ * The SDK alone, as a tool-loop adapter: per call, what `OpenTelemetryAdvisor` asks of the
+ * SDK for `rounds` tool rounds and the final answer (a call span, a `chat` span and an
+ * `execute_tool` span per round, their metric records, the rounds record), made directly
+ * on the SDK with no rx-advisors and no stream. The floor under the `on` row: on − off −
+ * floor is the advisor's own cost.
+ */
+function sdkFloor(rounds: number, text: string): BenchAdapter {
+  const otel = telemetrySdk();
+  const tracer = otel.tracerProvider.getTracer('bench-floor');
+  const roundsRecord = otel.meterProvider.getMeter('bench-floor').createHistogram('rounds');
+  const call = (): string => {
+    const span = tracer.startSpan('invoke_workflow', {
+      attributes: { 'gen_ai.operation.name': 'invoke_workflow' },
+    });
+    for (let round = 1; round <= rounds; round++) sdkFloorRound(otel, round);
+    sdkFloorRound(otel, rounds + 1, false);
+    span.setAttributes({ 'rx_advisors.rounds': rounds + 1 });
+    span.end();
+    roundsRecord.record(rounds + 1, { 'gen_ai.operation.name': 'chat' });
+    otel.spans.reset();
+    return text;
+  };
+  return {
+    framework: 'rx-advisors',
+    passThroughLabel: 'telemetry sdk-floor',
+    toolLoopLabel: 'telemetry sdk-floor',
+    stream: () => Promise.reject(new Error('not part of the floor')),
+    toolLoop: () => Promise.resolve(call()),
+    parked: () => Promise.reject(new Error('not part of the floor')),
+    firstChunk: () => Promise.reject(new Error('not part of the floor')),
+  };
+}
+
+/**
+ * Telemetry overhead (`npm run bench -- --only=OTEL`): W1 (every `w1Sizes` n, 5
+ * pass-through advisors; ns per chunk: at n = 100,000 the per-call spans and records are
+ * spread thin, so its on − off is the per-chunk cost, and n = 10,000 adds the per-call
+ * cost) and W2 (20 tool rounds; µs per round) through rx-advisors with no telemetry, with
+ * `OpenTelemetryAdvisor` over the API's no-op providers, and over the real SDK (in-memory
+ * span and metric exporters); W2 also times the SDK floor (the same spans and records made
+ * on the SDK directly). Rows carry `telemetry: off | noop | on | sdk-floor`.
  */
 export async function runTelemetry(config: BenchConfig, report: Report): Promise<void> {
-  const n = config.w1Sizes[0] ?? 10_000;
   const rounds = config.w2Rounds[0] ?? 20;
-  const fixture = textFixture(n);
+  for (const n of config.w1Sizes) {
+    const fixture = textFixture(n);
+    const streams = (['off', 'noop', 'on'] as const).map(
+      (t) => [t, variant(t, fixture, rounds)] as const,
+    );
+    const w1 = await interleaveTimed(
+      streams.map(([, adapter]) => adapter),
+      () => config.w1Plan(n),
+      (adapter) => adapter.stream(fixture, 5),
+      (adapter, text) => checkText(adapter, `W1 telemetry n=${n}`, text, fixture.text),
+      1e6 / n,
+    );
+    for (const [telemetry, adapter] of streams)
+      add(report, 'W1', { n, advisors: 5, telemetry }, 'ns-per-chunk', w1.get(adapter));
+  }
   const loopFixture = textFixture(20);
-  const streams = (['off', 'noop', 'on'] as const).map(
-    (t) => [t, variant(t, fixture, rounds)] as const,
-  );
-  const loops = (['off', 'noop', 'on'] as const).map(
-    (t) => [t, variant(t, loopFixture, rounds)] as const,
-  );
-  const w1 = await interleaveTimed(
-    streams.map(([, adapter]) => adapter),
-    () => config.w1Plan(n),
-    (adapter) => adapter.stream(fixture, 5),
-    (adapter, text) => checkText(adapter, `W1 telemetry n=${n}`, text, fixture.text),
-    1e6 / n,
-  );
-  for (const [telemetry, adapter] of streams)
-    add(report, 'W1', { n, advisors: 5, telemetry }, 'ns-per-chunk', w1.get(adapter));
+  const loops = [
+    ...(['off', 'noop', 'on'] as const).map((t) => [t, variant(t, loopFixture, rounds)] as const),
+    ['sdk-floor', sdkFloor(rounds, loopFixture.text)] as const,
+  ];
   const w2 = await interleaveTimed(
     loops.map(([, adapter]) => adapter),
     () => config.w2Plan,
@@ -118,7 +132,7 @@ export async function runTelemetry(config: BenchConfig, report: Report): Promise
   for (const [telemetry, adapter] of loops)
     add(report, 'W2', { rounds, telemetry }, 'us-per-round', w2.get(adapter));
   report.note(
-    'W1/W2 telemetry: off = no OpenTelemetryAdvisor; noop = OpenTelemetryAdvisor over the API without an SDK; on = the SDK with in-memory exporters',
+    "W1/W2 telemetry: off = no OpenTelemetryAdvisor; noop = OpenTelemetryAdvisor over the API without an SDK; on = the SDK with in-memory exporters; sdk-floor = the same spans and metric records made on the SDK directly (on − off − sdk-floor = the advisor's own cost)",
   );
 }
 

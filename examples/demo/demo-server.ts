@@ -8,6 +8,7 @@ import {
   InvalidOptionsError,
   MessageChatMemoryAdvisor,
   MessageWindowChatMemory,
+  QuestionAnswerAdvisor,
   ToolCallingAdvisor,
   type Advisor,
   type ChatModel,
@@ -18,6 +19,8 @@ import type { ChatMemoryRepository } from '../../lib/index.js';
 import type { ResumableStreams, ResumableStreamsOptions } from '../../lib/sse/index.js';
 import { ChatStreamEndpoints } from './chat-stream-endpoints.js';
 import { createDeleteUserTool } from './delete-user-tool.js';
+import type { DemoDocs } from './demo-docs.js';
+import { DEMO_DOCS_TEMPLATE } from './demo-docs-prompt.js';
 import type { ChatDecision } from './read-chat-message.js';
 import { DEMO_USERS } from './users-table.js';
 import { DemoTurns } from './demo-turns.js';
@@ -71,6 +74,11 @@ export interface DemoServerOptions {
   cutChatResponsesAfterTextDeltas?: number;
   /** Advisors added outermost, before memory (the demo's `OpenTelemetryAdvisor`); default none. */
   advisors?: readonly Advisor[];
+  /**
+   * Documents searched for every question (`loadDemoDocs`): the two best above the threshold
+   * go into the prompt and to the page as `source` events; default none.
+   */
+  docs?: DemoDocs;
 }
 
 /** A running demo server. */
@@ -138,6 +146,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       ...(options.advisors ?? []),
       // Tool calls and results are kept too, so the history after a reload shows them.
       new MessageChatMemoryAdvisor({ chatMemory, saveToolMessages: true }),
+      ...(options.docs === undefined ? [] : [docsAdvisor(options.docs)]),
       new ToolCallingAdvisor({ emitToolEvents: true, maxRounds: 6 }),
     )
     .defaultTools(...tools)
@@ -146,7 +155,9 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     provider: model.provider,
     model: modelDescription,
     tools: tools.map(({ name, description }) => ({ name, description })),
+    docs: options.docs?.documents.map(({ id, metadata }) => ({ id, title: metadata['title'] })),
   });
+  const docTexts = new Map(options.docs?.documents.map((d) => [d.id, d.text]));
   const turns = new DemoTurns(chatMemory);
   const chats = new ChatStreamEndpoints({
     chunksFor: async (input, conversationId) => {
@@ -187,6 +198,17 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       }
       if (path === '/api/info') return sendJson(res, 200, info);
       if (path === '/api/users') return sendJson(res, 200, { users });
+      const docId = DOC_PATH.exec(path)?.[1];
+      const docText = docId === undefined ? undefined : docTexts.get(docId);
+      if (docText !== undefined) {
+        // Plain text, never rendered: a document is shown as it is written.
+        res.writeHead(200, {
+          'content-type': 'text/plain; charset=utf-8',
+          'x-content-type-options': 'nosniff',
+        });
+        res.end(req.method === 'HEAD' ? undefined : docText);
+        return;
+      }
       if (path === '/api/history') {
         return sendJson(res, 200, { messages: await turns.history(sessionOf(req).id) });
       }
@@ -289,6 +311,22 @@ async function decisionMessages(
     });
   }
   return result;
+}
+
+/** `/api/docs/<id>`: a document of the demo's set, as text (the page links its sources here). */
+const DOC_PATH = /^\/api\/docs\/([\w.-]{1,100})$/;
+
+/**
+ * Retrieval over the demo's documents: inside memory (which keeps the plain question),
+ * outside the tool loop (one search per question however many rounds), sources on the wire.
+ */
+function docsAdvisor(docs: DemoDocs): QuestionAnswerAdvisor {
+  return new QuestionAnswerAdvisor({
+    vectorStore: docs.vectorStore,
+    searchRequest: { topK: 2, similarityThreshold: docs.similarityThreshold },
+    promptTemplate: DEMO_DOCS_TEMPLATE,
+    emitSources: true,
+  });
 }
 
 /** `/api/chat/<stream id>`: the resume (GET) and cancel (DELETE) routes. */

@@ -3,6 +3,7 @@ import type {
   ChatChunk,
   ChatMemory,
   Message,
+  Source,
   ToolCall,
   ToolMessage,
   Usage,
@@ -13,6 +14,8 @@ export interface TurnSummary {
   usage?: Usage;
   rounds?: number;
   finish?: string;
+  /** The documents retrieved for the question (`source` chunks), shown under the answer. */
+  sources?: Source[];
   /** Set when the answer did not complete: Stop, a closed tab, or an error. */
   interrupted?: 'stopped' | 'failed';
 }
@@ -94,6 +97,10 @@ export class DemoTurns {
             else if (chunk.type === 'metadata' && chunk.rounds !== undefined) {
               summary.rounds = chunk.rounds;
             } else if (chunk.type === 'finish') summary.finish = chunk.reason;
+            else if (chunk.type === 'source') {
+              const { type: _type, ...source } = chunk;
+              (summary.sources ??= []).push(source);
+            }
           },
           complete: () => (outcome = 'complete'),
           error: () => (outcome = 'failed'),

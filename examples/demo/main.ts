@@ -3,12 +3,15 @@ import { startDemoMcpTools } from './demo-mcp-tools.js';
 import { startDemoServer } from './demo-server.js';
 import { startDemoStores } from './demo-stores.js';
 import { startDemoTelemetry } from './demo-telemetry.js';
+import { selectDemoDocs } from './select-demo-docs.js';
 import { selectDemoModel } from './select-demo-model.js';
 
 async function main(): Promise<void> {
   const port = parsePort(process.env['PORT']);
   const host = process.env['HOST'] || '127.0.0.1';
   const choice = await selectDemoModel();
+  // DEMO_DOCS: the shipped document set (default), another folder, or off.
+  const docs = await selectDemoDocs();
   const telemetry = await startDemoTelemetry(process.env);
   const mcp = await startDemoMcpTools(process.env);
   // REDIS_URL / DATABASE_URL: streams and chat memory shared by several instances.
@@ -21,6 +24,7 @@ async function main(): Promise<void> {
     dataDir: process.env['DEMO_DATA_DIR'] || '.data',
     log: (line) => console.error(line),
     advisors: [...telemetry.advisors, ...mcp.advisors],
+    ...(docs === undefined ? {} : { docs }),
     ...(stores.streams === undefined ? {} : { streams: stores.streams }),
     ...(stores.chatMemoryRepository === undefined
       ? {}
@@ -31,6 +35,7 @@ async function main(): Promise<void> {
   });
   console.log(`rx-advisors demo with ${choice.description}`);
   console.log(`stores: ${stores.description}`);
+  console.log(`documents: ${docs === undefined ? 'off (DEMO_DOCS=off)' : docs.description}`);
   console.log(`open ${server.url}  (Ctrl-C stops it)`);
   if (telemetry.description !== undefined) console.log(`OpenTelemetry: ${telemetry.description}`);
   if (mcp.description !== undefined) console.log(`MCP tools from: ${mcp.description}`);

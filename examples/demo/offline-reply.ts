@@ -1,4 +1,5 @@
 import type { ChatRequest, Message, ToolCall, ToolMessage } from '../../lib/index.js';
+import { splitDocsPrompt } from './demo-docs-prompt.js';
 import { CITY_TIME_ZONES } from './get-time-tool.js';
 
 /** What the offline model does in one round: call tools, or answer with text. */
@@ -24,7 +25,8 @@ const ASKS_NAME = /\b(what(?:'s| is) my name|who am i)\b/i;
  * - when the messages after the last user message hold tool results, answer from them;
  * - when the user asks for the time in a city or for the users registered on a date (and
  *   the request offers that tool), ask for the tool calls;
- * - otherwise answer from the conversation itself (a name told earlier) or explain what it
+ * - otherwise answer from the conversation itself (a name told earlier), from the demo's
+ *   documents when the question came with some (`DEMO_DOCS_TEMPLATE`), or explain what it
  *   understands.
  * Pure: the same request gives the same reply.
  * @param request The round's request, with the history the memory advisor added.
@@ -33,7 +35,10 @@ const ASKS_NAME = /\b(what(?:'s| is) my name|who am i)\b/i;
 export function offlineReply(request: ChatRequest): OfflineReply {
   const { messages } = request;
   const lastUser = lastIndexOfRole(messages, 'user');
-  const userText = lastUser < 0 ? '' : messages[lastUser].content;
+  const content = lastUser < 0 ? '' : messages[lastUser].content;
+  // With the demo's documents, the user message is the question plus the documents found.
+  const docsPrompt = splitDocsPrompt(content);
+  const userText = docsPrompt?.question ?? content;
   const results = messages
     .slice(lastUser + 1)
     .filter((message): message is ToolMessage => message.role === 'tool');
@@ -57,6 +62,10 @@ export function offlineReply(request: ChatRequest): OfflineReply {
     }
   }
   if (toolCalls.length > 0) return { kind: 'tool-calls', toolCalls };
+  const fromDocs = docsPrompt === undefined ? undefined : answerFromDocs(docsPrompt.context);
+  if (fromDocs !== undefined && !MY_NAME_IS.test(userText) && !ASKS_NAME.test(userText)) {
+    return { kind: 'text', text: OFFLINE_PREFIX + fromDocs };
+  }
   return {
     kind: 'text',
     text: OFFLINE_PREFIX + conversationalAnswer(userText, messages, lastUser),
@@ -81,6 +90,31 @@ function citiesIn(text: string): string[] {
   if (known.length > 0) return known;
   // No city we know: pass on what follows "in", and let the tool say it does not know it.
   return [...text.matchAll(IN_PLACE)].map((match) => match[1].trim()).filter(Boolean);
+}
+
+/**
+ * The gist of the best document found: its title and first two sentences (documents start
+ * with a `# ` heading, and the advisor joins them best first).
+ */
+function answerFromDocs(context: string): string | undefined {
+  const [first] = context.split(/\n(?=# )/);
+  const lines = (first ?? '').trim().split('\n');
+  const title = /^#\s+(.+)$/.exec(lines[0] ?? '')?.[1];
+  const body = lines
+    .slice(title === undefined ? 0 : 1)
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (body === '') return undefined;
+  const gist =
+    body
+      .match(/[^.!?]+[.!?]+/g)
+      ?.slice(0, 2)
+      .join('')
+      .trim() ?? body;
+  return title === undefined
+    ? `From the demo's documents: ${gist}`
+    : `From the demo's documents ("${title}"): ${gist}`;
 }
 
 function answerFrom(results: readonly ToolMessage[]): string {

@@ -1,19 +1,20 @@
 import type { ChatModel } from '../../lib/index.js';
+import { loadAiSdkModel, type AiSdkModelEnv } from './load-ai-sdk-model.js';
 import { OfflineDemoModel, type OfflineDemoModelOptions } from './offline-demo-model.js';
 
 /** The environment variables the demo reads to pick its model. */
-export interface DemoModelEnv {
+export interface DemoModelEnv extends AiSdkModelEnv {
   OPENAI_API_KEY?: string | undefined;
   OPENAI_BASE_URL?: string | undefined;
   OPENAI_MODEL?: string | undefined;
   ANTHROPIC_API_KEY?: string | undefined;
   ANTHROPIC_MODEL?: string | undefined;
-  /** Force a choice: `openai`, `openai-compatible`, `anthropic` or `offline`. */
+  /** Force a choice: `ai-sdk`, `openai`, `openai-compatible`, `anthropic` or `offline`. */
   DEMO_PROVIDER?: string | undefined;
 }
 
 /** Which kind of model the demo runs. */
-export type DemoModelKind = 'openai' | 'openai-compatible' | 'anthropic' | 'offline';
+export type DemoModelKind = 'ai-sdk' | 'openai' | 'openai-compatible' | 'anthropic' | 'offline';
 
 /** The model the demo picked, and how to describe it on the page and in the log. */
 export interface DemoModelChoice {
@@ -33,10 +34,19 @@ export interface SelectDemoModelOptions {
   offline?: OfflineDemoModelOptions;
 }
 
-const KINDS: readonly DemoModelKind[] = ['openai', 'openai-compatible', 'anthropic', 'offline'];
+const KINDS: readonly DemoModelKind[] = [
+  'ai-sdk',
+  'openai',
+  'openai-compatible',
+  'anthropic',
+  'offline',
+];
 
 /**
  * Picks the demo's model from the environment:
+ * 0. `DEMO_AI_SDK_PROVIDER` set: that AI SDK provider package (`@ai-sdk/mistral`…), with
+ *    `DEMO_AI_SDK_MODEL`, optional `DEMO_AI_SDK_BASE_URL` and `DEMO_AI_SDK_API_KEY`, loaded
+ *    with `import()` and wrapped in `AiSdkChatModel`;
  * 1. `OPENAI_BASE_URL` set: that OpenAI-compatible server (Ollama, vLLM, LM Studio…), with
  *    `OPENAI_API_KEY` when set, through the `openai` SDK's `baseURL`;
  * 2. `OPENAI_API_KEY` set: OpenAI;
@@ -59,6 +69,14 @@ export async function selectDemoModel(
   const { env = process.env, offline } = options;
   const kind = kindOf(env);
   switch (kind) {
+    case 'ai-sdk': {
+      if (!env.DEMO_AI_SDK_PROVIDER) {
+        throw new Error(
+          'DEMO_PROVIDER=ai-sdk needs DEMO_AI_SDK_PROVIDER (a provider package, e.g. @ai-sdk/mistral) and DEMO_AI_SDK_MODEL.',
+        );
+      }
+      return { kind, ...(await loadAiSdkModel(env)) };
+    }
     case 'openai-compatible': {
       const baseURL = env.OPENAI_BASE_URL;
       if (baseURL === undefined || baseURL === '') {
@@ -109,7 +127,7 @@ export async function selectDemoModel(
         modelName: model.model,
         model,
         description:
-          'the offline demo model (set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL for a real one)',
+          'the offline demo model (set OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_BASE_URL or DEMO_AI_SDK_PROVIDER for a real one)',
       };
     }
   }
@@ -121,6 +139,7 @@ function kindOf(env: DemoModelEnv): DemoModelKind {
     if ((KINDS as readonly string[]).includes(forced)) return forced as DemoModelKind;
     throw new Error(`DEMO_PROVIDER=${forced} is not one of ${KINDS.join(', ')}.`);
   }
+  if (env.DEMO_AI_SDK_PROVIDER) return 'ai-sdk';
   if (env.OPENAI_BASE_URL) return 'openai-compatible';
   if (env.OPENAI_API_KEY) return 'openai';
   if (env.ANTHROPIC_API_KEY) return 'anthropic';

@@ -3,10 +3,10 @@ import type { Advisor } from '../advisor-api/advisor.js';
 import { aggregate } from '../core/aggregate.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatResponse } from '../core/chat-response.js';
-import { entityAdvisors } from '../output/entity-advisors.js';
 import type { EntityOptions, EntityType } from '../output/entity-options.js';
 import type { InferOutput, OutputSchema } from '../output/output-schema.js';
 import { parseEntity } from '../output/parse-entity.js';
+import { entityCallAdvisors } from './entity-call-advisors.js';
 
 /**
  * Runs a call's chain, optionally with extra advisors for this call only.
@@ -47,10 +47,13 @@ export class CallResponseSpec {
 
   /**
    * The answer as an entity: its JSON found (fences and prose allowed), parsed and
-   * validated against `schema` (JSON Schema or zod v4). Without `validate`, a bad answer
-   * fails with an `EntityParseError`; with `{ validate: true }` (or validation options) a
-   * `StructuredOutputValidationAdvisor` joins this call: format instructions, and retries
-   * with the errors until an answer passes (else a `StructuredOutputError`).
+   * validated against `schema` (JSON Schema or zod v4). Format instructions carrying the
+   * schema go with the call as a system message (as Spring AI's `BeanOutputConverter`
+   * does; `instructions: false` turns them off, native structured output needs none).
+   * Without `validate`, a bad answer fails with an `EntityParseError`; with
+   * `{ validate: true }` (or validation options) a `StructuredOutputValidationAdvisor`
+   * joins this call and retries with the errors until an answer passes (else a
+   * `StructuredOutputError`).
    * @example
    * ```ts
    * import { z } from 'zod';
@@ -58,14 +61,14 @@ export class CallResponseSpec {
    * client.prompt('Invent a person').call().entity(Person, { validate: true }); // Observable<{ name: string; age: number }>
    * ```
    * @param schema A JSON Schema or a zod v4 schema; its type flows to the result.
-   * @param options `validate`: add the validation advisor for this call.
+   * @param options `validate`: add the validation advisor for this call; `instructions`.
    * @returns A cold Observable of one entity.
    */
   entity<T = never, S extends OutputSchema = OutputSchema>(
     schema: S,
     options: EntityOptions = {},
   ): Observable<EntityType<T, InferOutput<S>>> {
-    const extra = entityAdvisors(schema, options);
+    const extra = entityCallAdvisors(schema, options);
     return this.run(extra).pipe(aggregate(), parseEntity(schema, options)) as Observable<
       EntityType<T, InferOutput<S>>
     >;

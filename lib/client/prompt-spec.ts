@@ -10,6 +10,7 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { uniqueTools } from '../tools/unique-tools.js';
 import { CallResponseSpec } from './call-response-spec.js';
 import type { ClientDefaults } from './client-defaults.js';
+import { withoutRedundantInstructions } from './entity-call-advisors.js';
 import { resolveAdvisors } from './resolve-advisors.js';
 import { StreamResponseSpec } from './stream-response-spec.js';
 
@@ -165,7 +166,11 @@ export class PromptSpec {
     return defer(() => {
       const request = this.createRequest();
       const advisors = resolveAdvisors({
-        advisors: [...this.defaults.advisors, ...this.state.advisors, ...extraAdvisors],
+        advisors: withoutRedundantInstructions([
+          ...this.defaults.advisors,
+          ...this.state.advisors,
+          ...extraAdvisors,
+        ]),
         request,
       });
       return createAdvisorChain({ advisors, model: this.defaults.model }).next(request);

@@ -1,10 +1,10 @@
 import { Observable } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
-import { entityAdvisors } from '../output/entity-advisors.js';
 import type { EntityOptions, EntityType } from '../output/entity-options.js';
 import type { InferOutput, OutputSchema } from '../output/output-schema.js';
 import { streamEntity, type DeepPartial } from '../output/stream-entity.js';
 import type { RunChain } from './call-response-spec.js';
+import { entityCallAdvisors } from './entity-call-advisors.js';
 
 /**
  * The result side of `prompt(...).stream()`: cold Observables that stream as the model does.
@@ -64,7 +64,7 @@ export class StreamResponseSpec {
     schema: S,
     options: EntityOptions = {},
   ): Observable<DeepPartial<EntityType<T, InferOutput<S>>>> {
-    const extra = entityAdvisors(schema, options);
+    const extra = entityCallAdvisors(schema, options);
     return this.run(extra).pipe(streamEntity(schema, options)) as Observable<
       DeepPartial<EntityType<T, InferOutput<S>>>
     >;

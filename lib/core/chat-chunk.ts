@@ -1,4 +1,5 @@
 import type { ReasoningPart, ToolCall } from './message.js';
+import type { DocumentSource, UrlSource } from './source.js';
 import type { Usage } from './usage.js';
 
 /**
@@ -82,13 +83,26 @@ export interface ToolCallChunk extends ToolCall {
   type: 'tool-call';
 }
 
-/** The result of a tool the loop ran (sent outbound only with `emitToolEvents`). */
+/**
+ * The result of a tool the loop ran (sent outbound only with `emitToolEvents`). With
+ * `preliminary: true` it is an intermediate value of an Observable tool (progress): the
+ * client may show it, the model never sees it, and the call's final `tool-result` (without
+ * `preliminary`) follows.
+ * @example
+ * ```ts
+ * import type { ToolResultChunk } from 'rx-advisors';
+ * const progress: ToolResultChunk = { type: 'tool-result', id: 'c1', name: 'search', content: '2 of 5 sites', preliminary: true };
+ * const result: ToolResultChunk = { type: 'tool-result', id: 'c1', name: 'search', content: '5 hits' };
+ * ```
+ */
 export interface ToolResultChunk {
   type: 'tool-result';
   id: string;
   name: string;
   content: string;
   isError?: boolean;
+  /** An intermediate value of an Observable tool; the final result follows. */
+  preliminary?: boolean;
 }
 
 /**
@@ -189,6 +203,50 @@ export interface DataChunk {
 }
 
 /**
+ * A web page the answer draws on, sent to the client before the answer (the UI stream's
+ * `source-url` part). Like `data`, it never reaches the model or memory; `aggregate()` keeps
+ * it in `ChatResponse.metadata.sources`.
+ * @example
+ * ```ts
+ * import type { UrlSourceChunk } from 'rx-advisors';
+ * const chunk: UrlSourceChunk = { type: 'source', sourceType: 'url', id: 's1', url: 'https://example.com' };
+ * ```
+ */
+export interface UrlSourceChunk extends UrlSource {
+  type: 'source';
+}
+
+/**
+ * A document the answer draws on (the UI stream's `source-document` part); see
+ * {@link UrlSourceChunk}.
+ * @example
+ * ```ts
+ * import type { DocumentSourceChunk } from 'rx-advisors';
+ * const chunk: DocumentSourceChunk = {
+ *   type: 'source',
+ *   sourceType: 'document',
+ *   id: 'refunds',
+ *   mediaType: 'text/markdown',
+ *   title: 'Refunds',
+ * };
+ * ```
+ */
+export interface DocumentSourceChunk extends DocumentSource {
+  type: 'source';
+}
+
+/**
+ * A source of the answer (`QuestionAnswerAdvisor` with `emitSources`): a URL or a document,
+ * told apart by `sourceType`.
+ * @example
+ * ```ts
+ * import type { SourceChunk } from 'rx-advisors';
+ * const label = (c: SourceChunk): string => (c.sourceType === 'url' ? c.url : c.title);
+ * ```
+ */
+export type SourceChunk = UrlSourceChunk | DocumentSourceChunk;
+
+/**
  * The unit of every stream: a discriminated union on `type`. Chunks are plain,
  * serialisable objects.
  *
@@ -220,7 +278,8 @@ export type ChatChunk =
   | RoundStartChunk
   | RoundEndChunk
   | RetryChunk
-  | DataChunk;
+  | DataChunk
+  | SourceChunk;
 
 /** The `type` values of {@link ChatChunk}. */
 export type ChatChunkType = ChatChunk['type'];

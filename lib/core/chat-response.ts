@@ -1,5 +1,6 @@
 import type { FinishReason } from './chat-chunk.js';
 import type { AssistantMessage } from './message.js';
+import type { Source } from './source.js';
 import type { Usage } from './usage.js';
 
 /**
@@ -29,5 +30,10 @@ export interface ChatResponse {
     model?: string;
     /** The model calls made. */
     rounds: number;
+    /**
+     * The `source` chunks of the stream (retrieved documents, cited pages), in first-seen
+     * order, one per id (a later one with the same id replaces it); absent when there were none.
+     */
+    sources?: Source[];
   };
 }

@@ -1,3 +1,5 @@
+import type { MediaPart } from './media-part.js';
+
 /**
  * A tool call the model asked for.
  *
@@ -107,16 +109,23 @@ export interface SystemMessage {
 }
 
 /**
- * A message from the user.
+ * A message from the user: text, and optionally images and files.
  * @example
  * ```ts
  * import type { UserMessage } from 'rx-advisors';
  * const m: UserMessage = { role: 'user', content: 'What time is it in Paris?' };
+ * const withImage: UserMessage = {
+ *   role: 'user',
+ *   content: 'What is on this photo?',
+ *   media: [{ mediaType: 'image/jpeg', data: { url: 'https://example.com/cat.jpg' } }],
+ * };
  * ```
  */
 export interface UserMessage {
   role: 'user';
   content: string;
+  /** Images and files sent after the text (see `MediaPart`); absent or empty: text only. */
+  media?: readonly MediaPart[];
 }
 
 /**
@@ -184,6 +193,12 @@ export interface ToolMessage {
   isError?: boolean;
   /** A decision on a call awaiting approval, not a result yet (the loop runs the call). */
   approval?: ToolApprovalResponse;
+  /**
+   * Images and files the tool returned with its text (a screenshot, a rendered page), for
+   * providers whose tool results take them (Anthropic, OpenAI Responses, the AI SDK
+   * bridge); OpenAI Chat Completions refuses them with an `UnsupportedMediaError`.
+   */
+  media?: readonly MediaPart[];
 }
 
 /**

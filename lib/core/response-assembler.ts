@@ -1,6 +1,7 @@
-import type { ChatChunk, FinishReason } from './chat-chunk.js';
+import type { ChatChunk, FinishReason, SourceChunk } from './chat-chunk.js';
 import type { ChatResponse } from './chat-response.js';
 import type { AssistantMessage, ReasoningPart, ToolCall } from './message.js';
+import type { DocumentSource, Source, UrlSource } from './source.js';
 import { emptyUsage } from './usage.js';
 import { UsageAccumulator } from './usage-accumulator.js';
 
@@ -35,6 +36,8 @@ export class ResponseAssembler {
   private id: string | undefined;
   private model: string | undefined;
   private rounds: number | undefined;
+  // Keyed by id: a source sent again (a re-run retrieval) replaces the first, in its place.
+  private sources: Map<string, Source> | undefined;
 
   /**
    * Folds one chunk in.
@@ -76,6 +79,10 @@ export class ResponseAssembler {
         this.reasoningParts = undefined;
         this.toolCalls = undefined;
         this.pending = undefined;
+        break;
+      case 'source':
+        // Sources are not what the model said: a `retry` keeps them, like usage and metadata.
+        (this.sources ??= new Map()).set(chunk.id, toSource(chunk));
         break;
       case 'tool-result':
       case 'tool-approval-request':
@@ -130,6 +137,7 @@ export class ResponseAssembler {
     if (this.reasoning !== '') response.reasoning = this.reasoning;
     if (this.id !== undefined) response.metadata.id = this.id;
     if (this.model !== undefined) response.metadata.model = this.model;
+    if (this.sources !== undefined) response.metadata.sources = [...this.sources.values()];
     return response;
   }
 
@@ -159,6 +167,18 @@ function toReasoningPart(chunk: ReasoningPart): ReasoningPart {
   if (chunk.encryptedContent !== undefined) part.encryptedContent = chunk.encryptedContent;
   if (chunk.providerMetadata !== undefined) part.providerMetadata = chunk.providerMetadata;
   return part;
+}
+
+function toSource(chunk: SourceChunk): Source {
+  if (chunk.sourceType === 'url') {
+    const source: UrlSource = { sourceType: 'url', id: chunk.id, url: chunk.url };
+    if (chunk.title !== undefined) source.title = chunk.title;
+    return source;
+  }
+  const { id, mediaType, title, filename } = chunk;
+  const source: DocumentSource = { sourceType: 'document', id, mediaType, title };
+  if (filename !== undefined) source.filename = filename;
+  return source;
 }
 
 function toToolCall(chunk: ToolCall): ToolCall {

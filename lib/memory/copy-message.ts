@@ -1,15 +1,21 @@
 import type { Message, ToolCall } from '../core/message.js';
+import { copyMediaPart } from './stored-media.js';
 
 /**
- * A copy of a message that shares no mutable part with it (tool calls and reasoning
- * blocks copied too), so stored history cannot be changed through a caller's reference.
+ * A copy of a message that shares no mutable part with it (tool calls, reasoning blocks
+ * and media copied too, bytes included), so stored history cannot be changed through a
+ * caller's reference.
  * @internal
  */
 export function copyMessage(message: Message): Message {
   switch (message.role) {
     case 'system':
-    case 'user':
-      return { role: message.role, content: message.content };
+      return { role: 'system', content: message.content };
+    case 'user': {
+      const copy: Message = { role: 'user', content: message.content };
+      if (message.media !== undefined) copy.media = message.media.map(copyMediaPart);
+      return copy;
+    }
     case 'assistant': {
       const copy: Message = { role: 'assistant', content: message.content };
       if (message.toolCalls !== undefined) copy.toolCalls = message.toolCalls.map(copyToolCall);
@@ -25,6 +31,7 @@ export function copyMessage(message: Message): Message {
         content: message.content,
       };
       if (message.isError !== undefined) copy.isError = message.isError;
+      if (message.media !== undefined) copy.media = message.media.map(copyMediaPart);
       return copy;
     }
   }

@@ -1,8 +1,19 @@
+import type { MediaPart } from '../core/media-part.js';
 import type { Message } from '../core/message.js';
+import { inlineMediaBytes } from './stored-media.js';
+
+/**
+ * What one image or file counts as, in characters: 6,400, that is 1,600 tokens at the
+ * default 4 characters a token (about what Anthropic and OpenAI charge for a
+ * 1,000 × 1,000 pixel image, or a page of a PDF). Inline `text/*` files count their size.
+ * @internal
+ */
+export const MEDIA_PART_CHARACTERS = 6400;
 
 /**
  * The characters of a message that the model reads: its text, its tool calls' names and
- * arguments, its reasoning and a tool result's name.
+ * arguments, its reasoning, a tool result's name, and its media (see
+ * {@link MEDIA_PART_CHARACTERS}).
  * @internal
  * @param message Any message.
  * @returns A character count (at least 1, for the message's framing).
@@ -14,9 +25,20 @@ export function messageCharacters(message: Message): number {
       characters += call.name.length + call.arguments.length;
     for (const part of message.reasoning ?? []) characters += part.text.length;
   } else if (message.role === 'tool') {
-    characters += message.name.length;
+    characters += message.name.length + mediaCharacters(message.media);
+  } else if (message.role === 'user') {
+    characters += mediaCharacters(message.media);
   }
   return Math.max(1, characters);
+}
+
+function mediaCharacters(media: readonly MediaPart[] | undefined): number {
+  let characters = 0;
+  for (const part of media ?? []) {
+    const isText = part.mediaType.toLowerCase().startsWith('text/') && !('url' in part.data);
+    characters += isText ? inlineMediaBytes([part]) : MEDIA_PART_CHARACTERS;
+  }
+  return characters;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { JsonSchema } from '../core/tool-definition.js';
 import type { SchemaLimits } from '../schema/schema-limits.js';
 import type { StructuredOutputValidationAdvisorOptions } from './structured-output-validation-advisor.js';
 
@@ -15,10 +16,18 @@ export interface EntityOptions extends SchemaLimits {
   /**
    * Add a `StructuredOutputValidationAdvisor` for this call (format instructions,
    * validation, retries with the errors): `true` for the defaults, or its options.
-   * Without it, `entity()` only parses and validates the answer and fails with an
-   * `EntityParseError`.
+   * Without it, `entity()` sends format instructions (see `instructions`), then parses and
+   * validates the answer once and fails with an `EntityParseError`.
    */
   validate?: boolean | Omit<StructuredOutputValidationAdvisorOptions, 'outputSchema'>;
+  /**
+   * Format instructions carrying the schema, sent as a system message (as Spring AI's
+   * `BeanOutputConverter` does): `true` (default), `false`, or a function of the schema
+   * returning the text. Not sent when the call uses native structured output
+   * (`responseFormat` `json-schema`); with `validate`, the validation advisor sends them
+   * (its own `instructions` option wins).
+   */
+  instructions?: boolean | ((schema: JsonSchema) => string) | undefined;
   /**
    * The deepest nesting of objects and arrays accepted in the answer (default 64); also the
    * validation advisor's, unless `validate` sets its own.

@@ -9,16 +9,23 @@ import { PartialJsonScanner } from './partial-json-scanner.js';
 export const NO_VALUE: unique symbol = Symbol('rx-advisors.no-value');
 
 /** Values up to this size are re-parsed on every delta that changes them. */
-const ALWAYS_PARSE_UP_TO = 8192;
-/** Past that, a re-parse waits until the value grew by 1/GROWTH_RATIO since the last one. */
-const GROWTH_RATIO = 32;
+const ALWAYS_PARSE_UP_TO = 1024;
+/**
+ * Past that, a re-parse waits until the value grew by 1/GROWTH_RATIO since the last one.
+ * A parse of L characters then comes at most every L/128 characters: about 128 characters
+ * parsed per character streamed, whatever the size, the same as the always-parsed first
+ * 1 KB costs on average (W6 in docs/performance.md measured ~1.2 µs per 4-character delta
+ * from 1 KB to 100 KB).
+ */
+const GROWTH_RATIO = 128;
 
 /**
  * Turns streamed answer text into partial JSON values. A `PartialJsonScanner` follows the
  * text in linear time and closes the value so far; the native `JSON.parse` parses that.
  * A preview is emitted only when it changed. Each parse reads the whole value, so past
- * 8 KB parses are spaced out (every 1/32 of growth), which keeps the total work linear
- * in the answer's length. Previews are as clean as final values: once the scanner has seen
+ * 1 KB parses are spaced out (one per 1/128 of growth: a preview lags at most 1/128 of
+ * the value behind the stream), which keeps the work per delta constant and the total
+ * linear in the answer's length. Previews are as clean as final values: once the scanner has seen
  * a key that may decode to `__proto__` or `constructor` (escaped keys included), every
  * preview is parsed with the reviver that drops them; past `maxDepth`, no preview is shown
  * (the final value fails with "nested too deeply").

@@ -1,11 +1,12 @@
-import { concatMap, defer, from, type Observable } from 'rxjs';
+import { concat, concatMap, defer, from, type Observable } from 'rxjs';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { ContextKeys } from '../advisor-api/context-keys.js';
 import { Order } from '../advisor-api/order.js';
 import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
-import type { ChatChunk } from '../core/chat-chunk.js';
+import type { ChatChunk, SourceChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { Message } from '../core/message.js';
+import type { Source } from '../core/source.js';
 import type { Usage } from '../core/usage.js';
 import {
   Rules,
@@ -18,6 +19,7 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { ScoredDocument } from '../vector/document.js';
 import type { FilterExpression } from '../vector/filter-expression.js';
 import type { SearchRequest, VectorStore } from '../vector/vector-store.js';
+import { documentSource } from './document-source.js';
 
 /**
  * What {@link QuestionAnswerAdvisor} retrieved for one call.
@@ -66,6 +68,14 @@ export interface QuestionAnswerAdvisorOptions {
   noDocumentsAnswer?: string;
   /** Called with what was retrieved, before the model call; a throw fails the call. */
   onRetrieved?: (retrieval: Retrieval) => void;
+  /**
+   * Send the retrieved documents to the client as `source` chunks, before the answer (the UI
+   * stream's `source-url` / `source-document` parts): `true` maps each with
+   * `documentSource` (metadata `url`, `title`, `filename`, `mediaType`; never the text), a
+   * function maps them yourself (`undefined` leaves one out; a throw fails the call before
+   * the model call). Default `false`: what was retrieved reaches end users only when asked.
+   */
+  emitSources?: boolean | ((document: ScoredDocument) => Source | undefined);
   /** Default `Order.QUESTION_ANSWER` (`HIGHEST_PRECEDENCE + 220`). */
   order?: number;
   /** Default `'question-answer'`. */
@@ -90,6 +100,7 @@ const QA_DEFAULTS = {
   promptTemplate: DEFAULT_QUESTION_ANSWER_TEMPLATE,
   onNoDocuments: 'ask-model',
   noDocumentsAnswer: "I don't know: I found nothing about that.",
+  emitSources: false,
   order: Order.QUESTION_ANSWER,
   name: 'question-answer',
 } as const;
@@ -112,6 +123,10 @@ const QA_RULES: OptionRules<QuestionAnswerAdvisorOptions> = {
   onNoDocuments: Rules.oneOf('ask-model', 'refuse'),
   noDocumentsAnswer: Rules.nonEmptyString,
   onRetrieved: Rules.func,
+  emitSources: Rules.custom(
+    'true, false or a function (document) => Source | undefined',
+    (value) => typeof value === 'boolean' || typeof value === 'function',
+  ),
 };
 
 /**
@@ -120,6 +135,7 @@ const QA_RULES: OptionRules<QuestionAnswerAdvisorOptions> = {
  * `request.context` (`ContextKeys.RETRIEVED_DOCUMENTS`) and `onRetrieved`, and replaces the
  * last user message with the prompt template filled with the question and the documents.
  * A per-call filter comes from `advisorParams({ [QuestionAnswerAdvisor.FILTER_EXPRESSION]: "…" })`.
+ * With `emitSources`, the documents go out first as `source` chunks (for the client only).
  *
  * ```
  * search:  ---r|              (one SearchResult)
@@ -192,15 +208,32 @@ export class QuestionAnswerAdvisor implements Advisor {
               { type: 'finish', reason: 'stop' },
             ]);
           }
-          return chain.next(
+          const sources = sourceChunks(documents, this.settings.emitSources);
+          const answer$ = chain.next(
             request.withMessages(
               augment(request.messages, question, documents, this.settings.promptTemplate),
             ),
           );
+          return sources.length === 0 ? answer$ : concat(from(sources), answer$);
         }),
       );
     });
   }
+}
+
+/** The `source` chunks of the retrieved documents, or none when `emitSources` is off. */
+function sourceChunks(
+  documents: readonly ScoredDocument[],
+  emitSources: boolean | ((document: ScoredDocument) => Source | undefined),
+): SourceChunk[] {
+  if (emitSources === false) return [];
+  const toSource = emitSources === true ? documentSource : emitSources;
+  const chunks: SourceChunk[] = [];
+  for (const document of documents) {
+    const source = toSource(document);
+    if (source !== undefined) chunks.push({ type: 'source', ...source });
+  }
+  return chunks;
 }
 
 function augment(

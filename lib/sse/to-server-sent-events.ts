@@ -1,14 +1,4 @@
-import {
-  connect,
-  endWith,
-  ignoreElements,
-  interval,
-  map,
-  merge,
-  Observable,
-  takeUntil,
-  type OperatorFunction,
-} from 'rxjs';
+import { interval, Observable, type OperatorFunction } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import {
   resolveSseOptions,
@@ -62,22 +52,24 @@ export function toServerSentEvents(
 
 /**
  * Adds a heartbeat comment every `heartbeat` ms (RxJS time) to a frame stream, until it ends.
+ *
+ * Hand-written rather than `connect` + `merge` + `takeUntil`: the frames go straight to the
+ * subscriber (the source is subscribed with it, as `defer` does), so a frame costs no
+ * operator hop and a stream no Subject and five inner subscriptions; the timer is one
+ * `interval` subscription torn down with the stream. Measured in W7 (docs/performance.md).
+ * Same behaviour as the composition: the source is subscribed first, then the timer, which
+ * stops when the source completes, errors or is unsubscribed.
  * @internal
  */
 export function withHeartbeat(heartbeat: number | false): OperatorFunction<string, string> {
   if (heartbeat === false) return (frames$) => frames$;
   return (source$) =>
-    source$.pipe(
-      connect((frames$) =>
-        merge(
-          frames$,
-          interval(heartbeat).pipe(
-            map(() => HEARTBEAT_FRAME),
-            takeUntil(frames$.pipe(ignoreElements(), endWith(true))),
-          ),
-        ),
-      ),
-    );
+    new Observable<string>((subscriber) => {
+      source$.subscribe(subscriber);
+      // A source that ended synchronously needs no heartbeat.
+      if (subscriber.closed) return undefined;
+      return interval(heartbeat).subscribe(() => subscriber.next(HEARTBEAT_FRAME));
+    });
 }
 
 /**

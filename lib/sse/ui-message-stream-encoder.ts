@@ -28,7 +28,7 @@ interface OpenPart {
  * `readUIMessageStream` read it:
  *
  * ```
- * start, (start-step, text-start/-delta/-end, reasoning-start/-delta/-end,
+ * start, source-url/-document*, (start-step, text-start/-delta/-end, reasoning-start/-delta/-end,
  *         tool-input-start/-delta/-available, tool-approval-request,
  *         tool-output-available/-error/-denied, finish-step)+,
  * finish, [DONE]
@@ -187,6 +187,26 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
         });
         return;
       }
+      case 'source':
+        // Retrieval happens before any model call: a source does not open a step (the reader
+        // takes source parts anywhere), so no empty step precedes the answer.
+        this.write(
+          chunk.sourceType === 'url'
+            ? {
+                type: 'source-url',
+                sourceId: chunk.id,
+                url: chunk.url,
+                ...(chunk.title === undefined ? {} : { title: chunk.title }),
+              }
+            : {
+                type: 'source-document',
+                sourceId: chunk.id,
+                mediaType: chunk.mediaType,
+                title: chunk.title,
+                ...(chunk.filename === undefined ? {} : { filename: chunk.filename }),
+              },
+        );
+        return;
       case 'finish':
         this.finish(chunk.reason);
         return;

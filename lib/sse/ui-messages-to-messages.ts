@@ -1,3 +1,4 @@
+import type { MediaPart } from '../core/media-part.js';
 import type { Message, ToolMessage } from '../core/message.js';
 import {
   Rules,
@@ -29,6 +30,14 @@ export interface UiMessagesToMessagesOptions {
   allowSystem?: boolean;
   /** A file part as text for the model; default a line naming it, `undefined` drops it. */
   file?: (part: UiMessagePart) => string | undefined;
+  /**
+   * What a user message's file parts become: `'text'` (default) the `file` option's line;
+   * `'media'` the message's `media` (a `data:…;base64,` URL inline, an `http(s)` URL by
+   * reference, fetched by the provider; anything else goes through `file`). Opt in: it lets
+   * the browser send images and files to the model, which the adapter may refuse with an
+   * `UnsupportedMediaError`.
+   */
+  files?: 'text' | 'media';
   /** A data part as text for the model; default `undefined`: data parts are for the UI only. */
   data?: (part: UiMessagePart) => string | undefined;
   /** The most messages accepted from the client; default 1,000. */
@@ -45,6 +54,7 @@ const UI_MESSAGES_DEFAULTS = {
   history: 'client' as 'client' | 'memory',
   allowSystem: false,
   file: defaultFileText,
+  files: 'text' as 'text' | 'media',
   data: (): string | undefined => undefined,
   maxMessages: 1000,
   clientApprovals: false,
@@ -57,6 +67,7 @@ const UI_MESSAGES_RULES = {
   history: Rules.oneOf('client', 'memory'),
   allowSystem: Rules.boolean,
   file: Rules.func,
+  files: Rules.oneOf('text', 'media'),
   data: Rules.func,
   maxMessages: Rules.integer(1),
   clientApprovals: Rules.boolean,
@@ -84,7 +95,7 @@ const UI_MESSAGES_RULES = {
  */
 export function uiMessagesToMessages(options: UiMessagesToMessagesOptions): Message[] {
   const given = validateOptions(options, UI_MESSAGES_RULES);
-  const { history, allowSystem, file, data, maxMessages, clientApprovals } = withDefaults(
+  const { history, allowSystem, file, files, data, maxMessages, clientApprovals } = withDefaults(
     UI_MESSAGES_DEFAULTS,
     given,
   );
@@ -97,7 +108,7 @@ export function uiMessagesToMessages(options: UiMessagesToMessagesOptions): Mess
     });
   }
   messages.forEach(checkMessage);
-  const reader: PartReader = { file, data, clientApprovals };
+  const reader: PartReader = { file, data, clientApprovals, media: files === 'media' };
   if (history === 'memory') {
     const last = messages.at(-1);
     if (last?.role === 'assistant') {
@@ -129,6 +140,8 @@ interface PartReader {
   file: (part: UiMessagePart) => string | undefined;
   data: (part: UiMessagePart) => string | undefined;
   clientApprovals: boolean;
+  /** User file parts become media (`files: 'media'`). */
+  media: boolean;
 }
 
 /** The default text of a file part: its name and media type (never a data URL's content). */
@@ -140,8 +153,29 @@ function defaultFileText(part: UiMessagePart): string {
 }
 
 function userMessages(message: UiMessage, reader: PartReader): Message[] {
-  const content = texts(message, reader);
-  return content === '' ? [] : [{ role: 'user', content }];
+  if (!reader.media) {
+    const content = texts(message, reader);
+    return content === '' ? [] : [{ role: 'user', content }];
+  }
+  const media: MediaPart[] = [];
+  const parts = message.parts.filter((part) => {
+    const converted = part.type === 'file' ? fileMedia(part) : undefined;
+    if (converted !== undefined) media.push(converted);
+    return converted === undefined;
+  });
+  const content = texts({ ...message, parts }, reader);
+  if (media.length === 0) return content === '' ? [] : [{ role: 'user', content }];
+  return [{ role: 'user', content, media }];
+}
+
+/** A UI file part as media: a base64 data URL inline, an http(s) URL by reference. */
+function fileMedia(part: UiMessagePart): MediaPart | undefined {
+  const { url, mediaType, filename } = part;
+  if (typeof url !== 'string' || typeof mediaType !== 'string') return undefined;
+  const named = typeof filename === 'string' ? { filename } : {};
+  if (/^https?:\/\//i.test(url)) return { mediaType, data: { url }, ...named };
+  const inline = /^data:[^,]*;base64,([A-Za-z0-9+/]+={0,2})$/.exec(url);
+  return inline === null ? undefined : { mediaType, data: { base64: inline[1] }, ...named };
 }
 
 /** The text, file and data parts of a message as one text, a line each. */

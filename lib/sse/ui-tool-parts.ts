@@ -34,7 +34,8 @@ export function toolInputPart(call: ToolCall): Record<string, unknown> {
 /**
  * A tool result as the UI message stream's output part: `tool-output-error` when `isError`
  * (its text per the error policy), `tool-output-denied` for the loop's denial
- * (`denied by the user[: <reason>]`), else `tool-output-available`.
+ * (`denied by the user[: <reason>]`), else `tool-output-available`; a preliminary result
+ * (an Observable tool's progress) is `tool-output-available` with `preliminary: true`.
  * @internal
  */
 export function toolOutputPart(
@@ -42,6 +43,9 @@ export function toolOutputPart(
   errors: SseErrorPolicy,
 ): Record<string, unknown> {
   const { id: toolCallId, content } = chunk;
+  if (chunk.preliminary === true) {
+    return { type: 'tool-output-available', toolCallId, output: content, preliminary: true };
+  }
   if (chunk.isError === true) {
     return { type: 'tool-output-error', toolCallId, errorText: errors.toolError(chunk) };
   }

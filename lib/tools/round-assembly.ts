@@ -1,4 +1,4 @@
-import type { ChatChunk, TextDeltaChunk } from '../core/chat-chunk.js';
+import type { ChatChunk, TextDeltaChunk, ToolCallDeltaChunk } from '../core/chat-chunk.js';
 import { ResponseAssembler } from '../core/response-assembler.js';
 import type { PreamblePolicy } from './tool-calling-advisor-options.js';
 
@@ -16,6 +16,10 @@ export class RoundAssembly {
   sawToolCall = false;
   /** The ids of the `tool-call` chunks sent on (with `emitToolEvents`). */
   private forwardedIds: Set<string> | undefined;
+  /** Per `tool-call-delta` index, whether its fragments go on (with `emitToolEvents`). */
+  private deltaIndexes: Map<number, boolean> | undefined;
+  /** The ids the round's deltas opened. */
+  private deltaIds: Set<string> | undefined;
 
   constructor(
     private readonly emitToolEvents: boolean,
@@ -41,6 +45,7 @@ export class RoundAssembly {
         return true;
       }
       case 'tool-call-delta':
+        return this.emitToolEvents && this.forwardDelta(chunk);
       case 'usage':
       case 'metadata':
       case 'finish':
@@ -50,4 +55,19 @@ export class RoundAssembly {
         return true;
     }
   };
+
+  /**
+   * Tool input as it is typed (with `emitToolEvents`): an index's fragments go on from the
+   * one that names its id. An index under an id an earlier index of the round took is held
+   * back: its call goes out whole at the round's end, under the new id the loop gives it.
+   */
+  private forwardDelta(chunk: ToolCallDeltaChunk): boolean {
+    const indexes = (this.deltaIndexes ??= new Map());
+    if (chunk.id !== undefined && !indexes.has(chunk.index)) {
+      const ids = (this.deltaIds ??= new Set());
+      indexes.set(chunk.index, !ids.has(chunk.id));
+      ids.add(chunk.id);
+    }
+    return indexes.get(chunk.index) === true;
+  }
 }

@@ -2,6 +2,7 @@ import { from, isObservable, mergeMap, tap, type Observable } from 'rxjs';
 import type { ToolCall, ToolMessage } from '../core/message.js';
 import { TooManyToolCallsError } from '../errors/too-many-tool-calls-error.js';
 import { runToolCall, startToolCall } from './run-tool-call.js';
+import { isToolMessage, type ToolCallEvent } from './tool-call-results.js';
 import type { ToolExecution } from './tool-execution.js';
 
 /** The tool calls of one round, started. @internal */
@@ -12,10 +13,11 @@ export interface StartedToolCalls {
   readonly finished: number;
   /**
    * The rest: the first call that did not finish at once, then the calls after it, run
-   * with the concurrency limit; emits every result as it arrives. `undefined` when every
+   * with the concurrency limit; emits every result as it arrives (and, with
+   * `emitProgress`, the preliminary results of Observable tools). `undefined` when every
    * call finished at once (synchronous tools, refused calls).
    */
-  readonly rest$: Observable<ToolMessage> | undefined;
+  readonly rest$: Observable<ToolCallEvent> | undefined;
 }
 
 /**
@@ -24,7 +26,8 @@ export interface StartedToolCalls {
  * a `TooManyToolCallsError` before any tool runs. Calls answered on the spot (see
  * `startToolCall`) cost no subscription; from the first one that is not, the calls run as
  * `mergeMap(…, concurrency)` would run them, so the limit and the order calls start in are
- * those of running every call through `mergeMap`.
+ * those of running every call through `mergeMap` (a lone pending call, the last of its
+ * round, is subscribed to directly: the same, without the `mergeMap`).
  * @internal
  * @example
  * ```ts
@@ -51,15 +54,20 @@ export function startToolCalls(
       continue;
     }
     const first = index;
-    const pending: Observable<ToolMessage>[] = [started];
+    const store =
+      (offset: number) =>
+      (event: ToolCallEvent): void => {
+        if (isToolMessage(event)) results[first + offset] = event;
+      };
+    if (index === calls.length - 1) {
+      return { results, finished: first, rest$: started.pipe(tap(store(0))) };
+    }
+    const pending: Observable<ToolCallEvent>[] = [started];
     for (let later = index + 1; later < calls.length; later++) {
       pending.push(runToolCall(calls[later], execution));
     }
     const rest$ = from(pending).pipe(
-      mergeMap(
-        (message$, offset) => message$.pipe(tap((message) => (results[first + offset] = message))),
-        execution.concurrency,
-      ),
+      mergeMap((event$, offset) => event$.pipe(tap(store(offset))), execution.concurrency),
     );
     return { results, finished: first, rest$ };
   }

@@ -99,6 +99,11 @@ export interface ToolExecution {
   readonly guard?: ((call: ToolCall, tool: Tool) => void) | undefined;
   /** Wraps every `execute` (see {@link ToolCallInterceptor}). */
   readonly intercept?: ToolCallInterceptor | undefined;
+  /**
+   * Whether an Observable tool's values also go out as preliminary `tool-result` chunks
+   * (the tool loop with `emitToolEvents`). Default: no.
+   */
+  readonly emitProgress?: boolean | undefined;
 }
 
 /**

@@ -1,14 +1,4 @@
-import {
-  concat,
-  concatMap,
-  defer,
-  from,
-  ignoreElements,
-  isObservable,
-  map,
-  of,
-  type Observable,
-} from 'rxjs';
+import { concat, concatMap, defer, from, isObservable, map, of, type Observable } from 'rxjs';
 import type { AdvisorChain } from '../advisor-api/advisor.js';
 import { expandRounds } from '../core/expand-rounds.js';
 import { filterThen } from '../core/filter-then.js';
@@ -22,6 +12,7 @@ import { TooManyToolCallsError } from '../errors/too-many-tool-calls-error.js';
 import { finalChunks, toToolResultChunk } from './loop-chunks.js';
 import { RoundAssembly } from './round-assembly.js';
 import { startToolCalls } from './start-tool-calls.js';
+import { isToolMessage, type ToolCallEvent } from './tool-call-results.js';
 import { resumeApprovals, resumedRound } from './approval-resume.js';
 import {
   ApprovalOutcome,
@@ -47,6 +38,13 @@ type LoopItem = ChatChunk | LoopStep;
 type RoundEnd = LoopItem[] | Observable<LoopItem>;
 
 const isLoopStep = (item: LoopItem): item is LoopStep => item instanceof LoopStep;
+
+const keepNone = (): boolean => false;
+const keepAll = (): boolean => true;
+
+/** A finished call as its `tool-result` chunk; a preliminary result goes out as it is. */
+const toToolEvent = (event: ToolCallEvent): ChatChunk =>
+  isToolMessage(event) ? toToolResultChunk(event) : event;
 
 const asObservable = (end: RoundEnd): Observable<LoopItem> => (isObservable(end) ? end : from(end));
 
@@ -220,6 +218,7 @@ export class ToolLoopRun {
       errorContent: (error, call) => this.hooks.toolErrorContent(error, call, state),
       guard: this.countCall,
       intercept: interceptorOf(state.context),
+      emitProgress: options.emitToolEvents,
     });
     const { emitToolEvents } = options;
     const out: LoopItem[] = [];
@@ -232,14 +231,11 @@ export class ToolLoopRun {
       for (const item of this.afterTools(round, merge(results))) out.push(item);
       return out;
     }
-    const events$: Observable<LoopItem> = emitToolEvents
-      ? rest$.pipe(map(toToolResultChunk))
-      : rest$.pipe(ignoreElements());
-    return concat(
-      from(out),
-      events$,
-      defer(() => from(this.afterTools(round, merge(results)))),
-    );
+    const next = (): LoopItem[] => this.afterTools(round, merge(results));
+    // Nothing of `rest$` passes `keepNone`: only what `next` returns goes on.
+    if (!emitToolEvents) return filterThen(rest$, keepNone, next) as Observable<LoopItem>;
+    const events$ = filterThen(rest$.pipe(map(toToolEvent)), keepAll, next);
+    return out.length === 0 ? events$ : concat(from(out), events$);
   }
 
   /** Records the round and returns the next step, or the return-direct answer and the end. */

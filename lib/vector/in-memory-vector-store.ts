@@ -6,6 +6,7 @@ import {
   withDefaults,
   type OptionRules,
 } from '../core/validate-options.js';
+import { checkDocument, copyDocument as copy } from './check-document.js';
 import type { Document, ScoredDocument } from './document.js';
 import { embedChecked } from './embed-checked.js';
 import type { EmbeddingModel } from './embedding-model.js';
@@ -179,30 +180,6 @@ export class InMemoryVectorStore implements VectorStore {
     });
   }
 }
-
-function checkDocument(document: Document, index: number): void {
-  const ok =
-    typeof document === 'object' &&
-    document !== null &&
-    typeof document.id === 'string' &&
-    document.id.length > 0 &&
-    typeof document.text === 'string' &&
-    typeof document.metadata === 'object' &&
-    document.metadata !== null;
-  if (!ok) {
-    throw new InvalidOptionsError({
-      option: `documents[${index}]`,
-      value: document,
-      expected: 'a Document: { id: non-empty string, text: string, metadata: object }',
-    });
-  }
-}
-
-const copy = (document: Document): Document => ({
-  id: document.id,
-  text: document.text,
-  metadata: { ...document.metadata },
-});
 
 /** Higher score first; equal scores by id, so results are stable across stores (SQL: ORDER BY distance, id). */
 function ranksBefore(score: number, entry: Entry, other: { entry: Entry; score: number }): boolean {

@@ -292,12 +292,12 @@ describe('ToolCallingAdvisor (marble)', () => {
         c: call('c3', 'last'),
         f: finish('tool-calls'),
       });
-      const round2 = cold('        -----(f|)', { f: finish('stop') });
+      const round2 = cold('        ------(f|)', { f: finish('stop') });
       const slow$ = cold('    -------(s|)', { s: 'SLOW' });
       const model = MockChatModel.fromStreams([round1, round2]);
       const tools = [syncTool('first'), streamTool('slow', slow$).tool, syncTool('last')];
       expectObservable(loop$(model, tools, { concurrency: 1, emitToolEvents: true })).toBe(
-        's(abce1)(23t)(fmuy|)',
+        's(abce1)(p23t)(fmuy|)',
         {
           s: { type: 'round-start', round: 1 },
           a: call('c1', 'first'),
@@ -305,6 +305,8 @@ describe('ToolCallingAdvisor (marble)', () => {
           c: call('c3', 'last'),
           e: { type: 'round-end', round: 1, finishReason: 'tool-calls' },
           1: { type: 'tool-result', id: 'c1', name: 'first', content: 'FIRST' },
+          // An Observable tool's values go out as they come (preliminary), then its result.
+          p: { type: 'tool-result', id: 'c2', name: 'slow', content: 'SLOW', preliminary: true },
           2: { type: 'tool-result', id: 'c2', name: 'slow', content: 'SLOW' },
           3: { type: 'tool-result', id: 'c3', name: 'last', content: 'LAST' },
           t: { type: 'round-start', round: 2 },
@@ -326,15 +328,16 @@ describe('ToolCallingAdvisor (marble)', () => {
   it('with emitToolEvents sends round markers, tool calls and each tool result as it finishes', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const round1 = cold('-(cf|)', { c: call('c1', 'now'), f: finish('tool-calls') });
-      const round2 = cold('      ----(xf|)', { x: text('Noon.'), f: finish('stop') });
+      const round2 = cold('      -----(xf|)', { x: text('Noon.'), f: finish('stop') });
       const now = streamTool('now', cold('-----(r|)', { r: '12:00' }));
       const model = MockChatModel.fromStreams([round1, round2]);
       expectObservable(loop$(model, [now.tool], { emitToolEvents: true })).toBe(
-        's(ce)-(qt)(xomuf|)',
+        's(ce)-(pqt)(xomuf|)',
         {
           s: { type: 'round-start', round: 1 },
           c: call('c1', 'now'),
           e: { type: 'round-end', round: 1, finishReason: 'tool-calls' },
+          p: { type: 'tool-result', id: 'c1', name: 'now', content: '12:00', preliminary: true },
           q: { type: 'tool-result', id: 'c1', name: 'now', content: '12:00' },
           t: { type: 'round-start', round: 2 },
           x: text('Noon.'),

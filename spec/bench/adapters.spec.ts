@@ -4,6 +4,7 @@ import { aiSdkAdapter } from '../../bench/adapters/ai-sdk';
 import { floorAsyncGenAdapter } from '../../bench/adapters/floor-asyncgen';
 import { floorRxjsAdapter } from '../../bench/adapters/floor-rxjs';
 import { rxAdvisorsAdapter } from '../../bench/adapters/rx-advisors';
+import { asyncNoopRuns } from '../../bench/adapters/w2-async-tool';
 import { w5Adapter, w5Floors } from '../../bench/adapters/w5-full-chain';
 import { createGate, jsonFixture, textFixture } from '../../bench/harness/fixtures';
 import type { BenchAdapter } from '../../bench/harness/types';
@@ -45,6 +46,12 @@ describe.each(adapters.map((adapter) => [adapter.framework, adapter] as const))(
 
     it('W2 runs the tool rounds and streams the final text', async () => {
       await expect(adapter.toolLoop(3, fixture)).resolves.toBe(fixture.text);
+    });
+
+    it('W2 with the asynchronous zod tool runs it every round and streams the final text', async () => {
+      const before = asyncNoopRuns.count;
+      await expect(adapter.toolLoop(3, fixture, 'async')).resolves.toBe(fixture.text);
+      expect(asyncNoopRuns.count - before).toBe(3);
     });
 
     it('W3 parks every stream at the gate until it opens', async () => {

@@ -49,7 +49,7 @@ describe('selectDemoModel', () => {
       'offline',
     );
     await expect(selectDemoModel({ env: { DEMO_PROVIDER: 'gemini' } })).rejects.toThrow(
-      'DEMO_PROVIDER=gemini is not one of openai, openai-compatible, anthropic, offline.',
+      'DEMO_PROVIDER=gemini is not one of ai-sdk, openai, openai-compatible, anthropic, offline.',
     );
     await expect(selectDemoModel({ env: { DEMO_PROVIDER: 'openai-compatible' } })).rejects.toThrow(
       /needs OPENAI_BASE_URL/,

@@ -38,6 +38,8 @@ describeWith(plan)('PostgresChatMemoryRepository', () => {
     'PostgresChatMemoryRepository',
     () => new PostgresChatMemoryRepository({ pool, tableName: tableName() }),
     true,
+    (maxMediaBytes) =>
+      new PostgresChatMemoryRepository({ pool, tableName: tableName(), maxMediaBytes }),
   );
 
   it('keeps every turn whole and in each writer order when two processes append to one conversation at once', async () => {

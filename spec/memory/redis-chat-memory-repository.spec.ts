@@ -44,6 +44,8 @@ describeWith(plan)('RedisChatMemoryRepository', () => {
     'RedisChatMemoryRepository',
     () => new RedisChatMemoryRepository({ client, keyPrefix: namespace() }),
     true,
+    (maxMediaBytes) =>
+      new RedisChatMemoryRepository({ client, keyPrefix: namespace(), maxMediaBytes }),
   );
 
   it('keeps every turn whole and in each writer order when two processes append to one conversation at once', async () => {

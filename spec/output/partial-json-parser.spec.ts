@@ -110,6 +110,26 @@ describe('PartialJsonParser', () => {
     expect(parser.push('3}')).toEqual({ a: 1, b: 123 });
   });
 
+  it('past 1 KB, shows a preview at least every 1/128 of the value, not on every delta', () => {
+    const items = Array.from({ length: 2000 }, (_, id) => ({ id, title: `Task ${id}` }));
+    const text = JSON.stringify({ items });
+    const parser = new PartialJsonParser();
+    let previews = 0;
+    let shownAt = 0;
+    let widestGap = 0;
+    for (let i = 0; i < text.length; i += 4) {
+      if (parser.push(text.slice(i, i + 4)) === NO_VALUE) continue;
+      previews++;
+      const fed = Math.min(i + 4, text.length);
+      // Up to 1 KB every change shows; past it the gap may grow to 1/128 of what was fed.
+      if (fed > 1024) widestGap = Math.max(widestGap, (fed - shownAt) / fed);
+      shownAt = fed;
+    }
+    expect(shownAt).toBe(text.length);
+    expect(widestGap).toBeLessThanOrEqual(1 / 128 + 4 / 1024);
+    expect(previews).toBeLessThan(text.length / 4 / 10);
+  });
+
   it('starts over after reset', () => {
     const parser = new PartialJsonParser();
     parser.push('{"a": "x');

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   ChatClient,
   EntityParseError,
+  formatInstructions,
   InvalidOptionsError,
   Order,
   ProviderError,
@@ -399,7 +400,7 @@ describe('StructuredOutputValidationAdvisor', () => {
     ).toThrow(expect.objectContaining({ option }));
   });
 
-  it('entity() without validate parses once and fails with EntityParseError', async () => {
+  it('entity() without validate sends format instructions, parses once and fails with EntityParseError', async () => {
     const model = MockChatModel.script([{ text: '{"name": "Ada"}' }]);
     const error = await firstValueFrom(
       ChatClient.create(model).prompt('p').call().entity(person),
@@ -410,6 +411,14 @@ describe('StructuredOutputValidationAdvisor', () => {
     ]);
     expect((error as EntityParseError).text).toBe('{"name": "Ada"}');
     expect(model.calls).toBe(1);
-    expect(model.requests[0].messages).toEqual([{ role: 'user', content: 'p' }]);
+    expect(model.requests[0].messages).toEqual([
+      {
+        role: 'system',
+        content: formatInstructions(
+          new StructuredOutputValidationAdvisor({ outputSchema: person }).jsonSchema,
+        ),
+      },
+      { role: 'user', content: 'p' },
+    ]);
   });
 });

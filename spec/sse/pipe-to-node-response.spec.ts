@@ -363,6 +363,10 @@ describe('pipeToNodeResponse', () => {
       await readUntil('done');
       expect(events.map((event) => event.event)).toEqual([
         'round-start',
+        // The arguments as the model typed them (emitToolEvents forwards the deltas).
+        'tool-call-delta',
+        'tool-call-delta',
+        'tool-call-delta',
         'tool-call',
         'round-end',
         'tool-result',
@@ -374,7 +378,7 @@ describe('pipeToNodeResponse', () => {
         'finish',
         'done',
       ]);
-      expect(JSON.parse(events[3].data)).toEqual({
+      expect(JSON.parse(events[6].data)).toEqual({
         type: 'tool-result',
         id: 'c1',
         name: 'getTime',

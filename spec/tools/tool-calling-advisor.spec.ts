@@ -191,7 +191,7 @@ describe('ToolCallingAdvisor', () => {
       ]);
     });
 
-    it('with emitToolEvents also sends round markers, tool calls and tool results', async () => {
+    it('with emitToolEvents also sends round markers, tool input as typed, tool calls and tool results', async () => {
       const model = MockChatModel.script([ASK_TIME, { text: ['Noon.'] }]);
       const loop = new ToolCallingAdvisor({ emitToolEvents: true });
       const chunks = await chunksOf(
@@ -199,6 +199,15 @@ describe('ToolCallingAdvisor', () => {
       );
       expect(chunks).toEqual([
         { type: 'round-start', round: 1 },
+        {
+          type: 'tool-call-delta',
+          index: 0,
+          id: 'call_1_0',
+          name: 'getTime',
+          argumentsDelta: '{"city',
+        },
+        { type: 'tool-call-delta', index: 0, argumentsDelta: '":"Par' },
+        { type: 'tool-call-delta', index: 0, argumentsDelta: 'is"}' },
         { type: 'tool-call', id: 'call_1_0', name: 'getTime', arguments: '{"city":"Paris"}' },
         { type: 'round-end', round: 1, finishReason: 'tool-calls' },
         { type: 'tool-result', id: 'call_1_0', name: 'getTime', content: '12:00 in Paris' },
@@ -237,8 +246,10 @@ describe('ToolCallingAdvisor', () => {
           .stream()
           .chunks(),
       );
-      expect(typesOf(chunks).slice(0, 4)).toEqual([
+      expect(typesOf(chunks).slice(0, 6)).toEqual([
         'round-start',
+        'tool-call-delta',
+        'tool-call-delta',
         'tool-call',
         'round-end',
         'tool-result',
@@ -272,6 +283,9 @@ describe('ToolCallingAdvisor', () => {
       );
       expect(chunks.map((c) => (c.type === 'text-delta' ? c.text : c.type))).toEqual([
         'round-start',
+        'tool-call-delta',
+        'tool-call-delta',
+        'tool-call-delta',
         'tool-call',
         'round-end',
         'tool-result',

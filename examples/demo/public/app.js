@@ -36,11 +36,33 @@ function addAssistantMessage() {
   const root = element('div', 'message assistant');
   const tools = element('div', 'tools');
   const answer = element('div', 'answer');
+  const sources = element('div', 'sources');
   const usage = element('div', 'usage');
   const connection = element('div', 'connection');
-  root.append(tools, answer, connection, usage);
+  root.append(tools, answer, sources, connection, usage);
   log.append(root);
-  return { root, tools, answer, connection, usage };
+  return { root, tools, answer, sources, connection, usage };
+}
+
+// A source under the answer: a document of the demo's set links to its text on the server;
+// a URL source links out only when it is http(s) (never a javascript: URL).
+function renderSource(view, source) {
+  if (!view.sources.firstChild) view.sources.append(element('span', 'sources-label', 'Sources:'));
+  const item = element('span', 'source');
+  item.dataset.sourceId = source.id;
+  let href;
+  if (source.sourceType === 'url' && /^https?:\/\//i.test(source.url)) href = source.url;
+  else if (source.sourceType === 'document') href = `/api/docs/${encodeURIComponent(source.id)}`;
+  const title = source.title || source.url || source.id;
+  if (href) {
+    const link = element('a', undefined, title);
+    link.href = href;
+    link.target = '_blank';
+    link.rel = 'noopener noreferrer';
+    item.append(link);
+  } else item.textContent = title;
+  if (source.filename) item.append(element('span', 'source-file', ` (${source.filename})`));
+  view.sources.append(item);
 }
 
 function scrollDown() {
@@ -180,6 +202,9 @@ function renderChunk(view, state, type, chunk) {
       entry.append(element('span', 'tool-result', `→ ${chunk.content}`));
       break;
     }
+    case 'source':
+      renderSource(view, chunk);
+      break;
     case 'usage':
       state.usage = chunk.usage;
       break;
@@ -421,6 +446,11 @@ async function start() {
     fetch('/api/history').then((r) => r.json()),
   ]);
   document.getElementById('model').textContent = info.model;
+  if (info.docs && info.docs.length > 0) {
+    const docsHint = document.getElementById('docs');
+    docsHint.textContent = `Documents: ${info.docs.map((d) => d.title).join(', ')}. Ask about them; the ones found are listed under the answer.`;
+    docsHint.hidden = false;
+  }
   renderHistory(history.messages);
   document.body.dataset.ready = 'true';
   scrollDown();
@@ -467,6 +497,9 @@ function renderHistory(messages) {
       for (const call of message.toolCalls) renderChunk(view, state, 'tool-call', call);
     } else {
       view.answer.textContent = message.content;
+      for (const source of (message.summary && message.summary.sources) || []) {
+        renderSource(view, source);
+      }
       view.usage.textContent = describeUsage(message.summary || {});
       view = undefined;
     }

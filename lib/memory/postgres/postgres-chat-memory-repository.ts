@@ -10,6 +10,7 @@ import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-mem
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
 import { fromRow, toRow, type MessageRow } from '../sqlite/message-row.js';
+import { DEFAULT_MAX_MEDIA_BYTES } from '../stored-media.js';
 import { postgresFailure } from './postgres-failure.js';
 import { postgresSchemaSql, postgresStatements } from './postgres-schema.js';
 
@@ -32,11 +33,18 @@ export interface PostgresChatMemoryRepositoryOptions {
   tableName?: string;
   /** Create the table on first use (default `true`); `false` when a migration creates it from {@link PostgresChatMemoryRepository.schemaSql}. */
   createTable?: boolean;
+  /**
+   * The most inline media (images and files given as base64 or bytes, decoded) one message
+   * may carry, in bytes; default 5 MiB. A larger message fails the write with a
+   * `ChatMemoryMediaLimitError`.
+   */
+  maxMediaBytes?: number;
 }
 
 const POSTGRES_CHAT_MEMORY_DEFAULTS = {
   tableName: 'rx_advisors_chat_memory',
   createTable: true,
+  maxMediaBytes: DEFAULT_MAX_MEDIA_BYTES,
 } as const;
 
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -55,6 +63,7 @@ const POSTGRES_CHAT_MEMORY_RULES = {
     (value) => typeof value === 'string' && TABLE_NAME.test(value),
   ),
   createTable: Rules.boolean,
+  maxMediaBytes: Rules.integer(0),
 } as const satisfies OptionRules<PostgresChatMemoryRepositoryOptions>;
 
 /**
@@ -89,6 +98,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   readonly tableName: string;
   private readonly pool: Pool;
   private readonly createTable: boolean;
+  private readonly maxMediaBytes: number;
   private readonly sql: ReturnType<typeof postgresStatements>;
   private schema: Promise<void> | undefined;
 
@@ -106,6 +116,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     this.pool = given.pool;
     this.tableName = merged.tableName;
     this.createTable = merged.createTable;
+    this.maxMediaBytes = merged.maxMediaBytes;
     this.sql = postgresStatements(this.tableName);
   }
 
@@ -187,7 +198,9 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   ): Promise<void> {
     await client.query(this.sql.remove, [conversationId]);
     if (messages.length === 0) return;
-    const rows = messages.map(toRow);
+    const rows = messages.map((message, position) =>
+      toRow(message, { conversationId, position, maxMediaBytes: this.maxMediaBytes }),
+    );
     await client.query(this.sql.insert, [
       conversationId,
       rows.map((_, position) => position),
@@ -198,6 +211,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
       rows.map((row) => row.tool_call_id),
       rows.map((row) => row.tool_name),
       rows.map((row) => (row.is_error === null ? null : row.is_error === 1)),
+      rows.map((row) => row.media),
     ]);
   }
 

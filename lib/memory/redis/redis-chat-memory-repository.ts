@@ -9,6 +9,7 @@ import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-mem
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
 import { fromRow, toRow, type MessageRow } from '../sqlite/message-row.js';
+import { DEFAULT_MAX_MEDIA_BYTES } from '../stored-media.js';
 import { CHECK_AND_SAVE_SCRIPT, DELETE_SCRIPT, SAVE_SCRIPT } from './redis-chat-memory-scripts.js';
 import type { RedisCommandClient } from './redis-command-client.js';
 import { redisFailure } from './redis-failure.js';
@@ -32,11 +33,18 @@ export interface RedisChatMemoryRepositoryOptions {
   keyPrefix?: string;
   /** How often `update` re-reads and retries when another writer got in first; default 16. */
   maxUpdateAttempts?: number;
+  /**
+   * The most inline media (images and files given as base64 or bytes, decoded) one message
+   * may carry, in bytes; default 5 MiB. A larger message fails the write with a
+   * `ChatMemoryMediaLimitError`.
+   */
+  maxMediaBytes?: number;
 }
 
 const REDIS_CHAT_MEMORY_DEFAULTS = {
   keyPrefix: 'rx-advisors:memory:',
   maxUpdateAttempts: 16,
+  maxMediaBytes: DEFAULT_MAX_MEDIA_BYTES,
 } as const;
 
 const REDIS_CHAT_MEMORY_RULES = {
@@ -49,6 +57,7 @@ const REDIS_CHAT_MEMORY_RULES = {
   ),
   keyPrefix: Rules.custom('a string', (value) => typeof value === 'string'),
   maxUpdateAttempts: Rules.integer(1, 1000),
+  maxMediaBytes: Rules.integer(0),
 } as const satisfies OptionRules<RedisChatMemoryRepositoryOptions>;
 
 /**
@@ -85,6 +94,7 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   readonly keyPrefix: string;
   private readonly client: RedisCommandClient;
   private readonly maxUpdateAttempts: number;
+  private readonly maxMediaBytes: number;
 
   /** @param options The client and, optionally, the key prefix and update attempts. */
   constructor(options: RedisChatMemoryRepositoryOptions) {
@@ -100,6 +110,7 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     this.client = given.client;
     this.keyPrefix = merged.keyPrefix;
     this.maxUpdateAttempts = merged.maxUpdateAttempts;
+    this.maxMediaBytes = merged.maxMediaBytes;
   }
 
   /** @returns Every stored conversation id, sorted. */
@@ -210,7 +221,11 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     if (messages.length === 0) return '';
     return JSON.stringify(
       messages.map((message, index) => {
-        const row = toRow(message);
+        const row = toRow(message, {
+          conversationId,
+          position: index,
+          maxMediaBytes: this.maxMediaBytes,
+        });
         if (typeof fromRow(row) === 'string') {
           throw new ChatMemoryError({
             operation: 'write',

@@ -1,10 +1,12 @@
 import type { Message, ReasoningPart, ToolCall } from '../../core/message.js';
 import { copyToolCall } from '../copy-message.js';
+import { checkMediaLimit, mediaFromJson, mediaToJson } from '../stored-media.js';
 
 /**
  * One stored message: a row of the memory table. Assistant tool calls (with their ids)
  * and reasoning blocks are JSON text; tool results keep their call id and tool name in
- * their own columns.
+ * their own columns; the media of user and tool messages are JSON text, inline (see
+ * docs/memory.md, "Images and files").
  * @internal
  */
 export interface MessageRow {
@@ -15,14 +17,27 @@ export interface MessageRow {
   tool_call_id: string | null;
   tool_name: string | null;
   is_error: number | null;
+  media: string | null;
+}
+
+/**
+ * Where a row goes and how much inline media it may carry.
+ * @internal
+ */
+export interface RowLimits {
+  conversationId: string;
+  position: number;
+  maxMediaBytes: number;
 }
 
 /**
  * @internal
  * @param message A message to store.
+ * @param limits The row's conversation and position, and the media limit.
  * @returns Its row (without the key columns).
+ * @throws ChatMemoryMediaLimitError when the message's inline media is over the limit.
  */
-export function toRow(message: Message): MessageRow {
+export function toRow(message: Message, limits: RowLimits): MessageRow {
   const row: MessageRow = {
     role: message.role,
     content: message.content,
@@ -31,7 +46,16 @@ export function toRow(message: Message): MessageRow {
     tool_call_id: null,
     tool_name: null,
     is_error: null,
+    media: null,
   };
+  if ((message.role === 'user' || message.role === 'tool') && message.media !== undefined) {
+    checkMediaLimit(message.media, {
+      conversationId: limits.conversationId,
+      position: limits.position,
+      limit: limits.maxMediaBytes,
+    });
+    row.media = mediaToJson(message.media);
+  }
   if (message.role === 'assistant') {
     if (message.toolCalls !== undefined)
       row.tool_calls = JSON.stringify(message.toolCalls.map(copyToolCall));
@@ -52,8 +76,16 @@ export function toRow(message: Message): MessageRow {
 export function fromRow(row: MessageRow): Message | string {
   switch (row.role) {
     case 'system':
-    case 'user':
-      return { role: row.role, content: row.content };
+      return { role: 'system', content: row.content };
+    case 'user': {
+      const message: Message = { role: 'user', content: row.content };
+      if (row.media !== null && row.media !== undefined) {
+        const media = mediaFromJson(row.media);
+        if (media === undefined) return 'malformed media JSON';
+        message.media = media;
+      }
+      return message;
+    }
     case 'assistant': {
       const message: Message = { role: 'assistant', content: row.content };
       if (row.tool_calls !== null) {
@@ -80,6 +112,11 @@ export function fromRow(row: MessageRow): Message | string {
         content: row.content,
       };
       if (row.is_error !== null) message.isError = row.is_error === 1;
+      if (row.media !== null && row.media !== undefined) {
+        const media = mediaFromJson(row.media);
+        if (media === undefined) return 'malformed media JSON';
+        message.media = media;
+      }
       return message;
     }
     default:

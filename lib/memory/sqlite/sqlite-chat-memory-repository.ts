@@ -4,6 +4,7 @@ import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-mem
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
 import { fromRow, toRow, type MessageRow } from './message-row.js';
+import { DEFAULT_MAX_MEDIA_BYTES } from '../stored-media.js';
 import { sqliteFailure } from './sqlite-failure.js';
 
 /**
@@ -26,6 +27,12 @@ export interface SqliteChatMemoryRepositoryOptions {
   database: BetterSqlite3.Database;
   /** The table that holds the messages; default `rx_advisors_chat_memory`. */
   tableName?: string;
+  /**
+   * The most inline media (images and files given as base64 or bytes, decoded) one message
+   * may carry, in bytes; default 5 MiB. Media are stored inline in the row, so this bounds
+   * the row; a larger message fails the write with a `ChatMemoryMediaLimitError`.
+   */
+  maxMediaBytes?: number;
 }
 
 interface Statements {
@@ -65,12 +72,18 @@ const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 export class SqliteChatMemoryRepository implements ChatMemoryRepository {
   /** The table that holds the messages. */
   readonly tableName: string;
+  /** The most inline media bytes one message may carry. */
+  readonly maxMediaBytes: number;
   private readonly database: BetterSqlite3.Database;
   private statements: Statements | undefined;
 
   /** @param options The database and, optionally, the table name. */
   constructor(options: SqliteChatMemoryRepositoryOptions) {
-    const { database, tableName = 'rx_advisors_chat_memory' } = options ?? {};
+    const {
+      database,
+      tableName = 'rx_advisors_chat_memory',
+      maxMediaBytes = DEFAULT_MAX_MEDIA_BYTES,
+    } = options ?? {};
     const given: unknown = database;
     if (!isDatabase(given)) {
       throw new InvalidOptionsError({
@@ -87,8 +100,16 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
         expected: 'a SQL identifier: letters, digits and underscores, not starting with a digit',
       });
     }
+    if (!Number.isSafeInteger(maxMediaBytes) || maxMediaBytes < 0) {
+      throw new InvalidOptionsError({
+        option: 'maxMediaBytes',
+        value: maxMediaBytes,
+        expected: 'an integer of at least 0 (bytes of inline media per message)',
+      });
+    }
     this.database = given;
     this.tableName = tableName;
+    this.maxMediaBytes = maxMediaBytes;
   }
 
   /** @returns Every stored conversation id, sorted. */
@@ -170,21 +191,25 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
         tool_call_id TEXT,
         tool_name TEXT,
         is_error INTEGER,
+        media TEXT,
         created_at INTEGER NOT NULL,
         PRIMARY KEY (conversation_id, position)
       ) WITHOUT ROWID`,
     );
+    addMediaColumn(db, table);
     const remove = db.prepare<[string]>(`DELETE FROM ${table} WHERE conversation_id = ?`);
     const insert = db.prepare<[string, number, number, MessageRow]>(
       `INSERT INTO ${table} (conversation_id, position, created_at, role, content, tool_calls,
-         reasoning, tool_call_id, tool_name, is_error)
-       VALUES (?, ?, ?, @role, @content, @tool_calls, @reasoning, @tool_call_id, @tool_name, @is_error)`,
+         reasoning, tool_call_id, tool_name, is_error, media)
+       VALUES (?, ?, ?, @role, @content, @tool_calls, @reasoning, @tool_call_id, @tool_name,
+         @is_error, @media)`,
     );
     const replace = db.transaction((conversationId: string, messages: readonly Message[]) => {
       remove.run(conversationId);
       const now = Date.now();
       messages.forEach((message, position) => {
-        insert.run(conversationId, position, now, toRow(message));
+        const limits = { conversationId, position, maxMediaBytes: this.maxMediaBytes };
+        insert.run(conversationId, position, now, toRow(message, limits));
       });
     });
     this.statements = {
@@ -192,7 +217,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
         `SELECT DISTINCT conversation_id FROM ${table} ORDER BY conversation_id`,
       ),
       select: db.prepare<[string], MessageRow>(
-        `SELECT role, content, tool_calls, reasoning, tool_call_id, tool_name, is_error
+        `SELECT role, content, tool_calls, reasoning, tool_call_id, tool_name, is_error, media
          FROM ${table} WHERE conversation_id = ? ORDER BY position`,
       ),
       remove,
@@ -201,6 +226,16 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
     };
     return this.statements;
   }
+}
+
+/**
+ * Tables created before media were stored lack the `media` column: it is added (a
+ * read-only database is left as it is, and fails on the first query that needs it).
+ */
+function addMediaColumn(db: BetterSqlite3.Database, table: string): void {
+  const columns = db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all();
+  if (db.readonly || columns.some((column) => column.name === 'media')) return;
+  db.exec(`ALTER TABLE ${table} ADD COLUMN media TEXT`);
 }
 
 function isDatabase(value: unknown): value is BetterSqlite3.Database {

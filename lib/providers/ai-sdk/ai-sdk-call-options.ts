@@ -4,16 +4,24 @@ import type {
   LanguageModelV3Message,
   LanguageModelV3Prompt,
   LanguageModelV3ToolChoice,
+  LanguageModelV3ToolResultOutput,
   LanguageModelV3ToolResultPart,
   SharedV3ProviderOptions,
 } from '@ai-sdk/provider';
 import type { ChatOptions, ResponseFormat, ToolChoice } from '../../core/chat-options.js';
 import type { ChatRequest } from '../../core/chat-request.js';
-import type { AssistantMessage, Message, ProviderMetadata } from '../../core/message.js';
+import type {
+  AssistantMessage,
+  Message,
+  ProviderMetadata,
+  ToolMessage,
+} from '../../core/message.js';
 import type { AiSdkCallOptions } from './ai-sdk-language-model.js';
+import { aiSdkFilePart, aiSdkToolMediaOutput, type AiSdkMediaTarget } from './ai-sdk-media.js';
 import { applyPromptCache, mergeProviderOptions } from './ai-sdk-prompt-cache.js';
 
 type AssistantPart = Extract<LanguageModelV3Message, { role: 'assistant' }>['content'][number];
+type UserPart = Extract<LanguageModelV3Message, { role: 'user' }>['content'][number];
 
 /**
  * The AI SDK call options of one request: the prompt (system, user, assistant with its
@@ -24,10 +32,16 @@ type AssistantPart = Extract<LanguageModelV3Message, { role: 'assistant' }>['con
  * @internal
  * @param request The request.
  * @param options The request's options merged over the model's defaults.
+ * @param target The model, for its media support.
  * @returns The call options without the abort signal.
+ * @throws UnsupportedMediaError for an image or file the model cannot take.
  */
-export function aiSdkCallOptions(request: ChatRequest, options: ChatOptions): AiSdkCallOptions {
-  const call: AiSdkCallOptions = { prompt: aiSdkPrompt(request.messages) };
+export function aiSdkCallOptions(
+  request: ChatRequest,
+  options: ChatOptions,
+  target: AiSdkMediaTarget,
+): AiSdkCallOptions {
+  const call: AiSdkCallOptions = { prompt: aiSdkPrompt(request.messages, target) };
   if (request.tools.length > 0) {
     call.tools = request.tools.map((tool): LanguageModelV3FunctionTool => ({
       type: 'function',
@@ -59,18 +73,29 @@ export function aiSdkCallOptions(request: ChatRequest, options: ChatOptions): Ai
  * The AI SDK prompt of a message list; consecutive tool results become one `tool` message.
  * @internal
  * @param messages The conversation.
+ * @param target The model, for its media support.
  * @returns The prompt.
  */
-export function aiSdkPrompt(messages: readonly Message[]): LanguageModelV3Prompt {
+export function aiSdkPrompt(
+  messages: readonly Message[],
+  target: AiSdkMediaTarget,
+): LanguageModelV3Prompt {
   const prompt: LanguageModelV3Prompt = [];
   for (const message of messages) {
     switch (message.role) {
       case 'system':
         prompt.push({ role: 'system', content: message.content });
         break;
-      case 'user':
-        prompt.push({ role: 'user', content: [{ type: 'text', text: message.content }] });
+      case 'user': {
+        const media = message.media ?? [];
+        const content: UserPart[] =
+          media.length > 0 && message.content === ''
+            ? []
+            : [{ type: 'text', text: message.content }];
+        for (const part of media) content.push(aiSdkFilePart(part, target));
+        prompt.push({ role: 'user', content });
         break;
+      }
       case 'assistant':
         prompt.push({ role: 'assistant', content: assistantParts(message) });
         break;
@@ -79,10 +104,7 @@ export function aiSdkPrompt(messages: readonly Message[]): LanguageModelV3Prompt
           type: 'tool-result',
           toolCallId: message.toolCallId,
           toolName: message.name,
-          output:
-            message.isError === true
-              ? { type: 'error-text', value: message.content }
-              : { type: 'text', value: message.content },
+          output: toolOutput(message, target),
         };
         const last = prompt[prompt.length - 1];
         if (last?.role === 'tool') last.content.push(part);
@@ -94,6 +116,19 @@ export function aiSdkPrompt(messages: readonly Message[]): LanguageModelV3Prompt
     }
   }
   return prompt;
+}
+
+/** A tool result's output; with media, `content` (an error keeps its text first). */
+function toolOutput(
+  message: ToolMessage,
+  target: AiSdkMediaTarget,
+): LanguageModelV3ToolResultOutput {
+  if (message.media !== undefined && message.media.length > 0) {
+    return aiSdkToolMediaOutput(message, target);
+  }
+  return message.isError === true
+    ? { type: 'error-text', value: message.content }
+    : { type: 'text', value: message.content };
 }
 
 function assistantParts(message: AssistantMessage): AssistantPart[] {

@@ -1,9 +1,10 @@
-import { catchError, defer, throwError, type Observable } from 'rxjs';
+import { catchError, defer, from, mergeMap, throwError, type Observable } from 'rxjs';
 import type { ChatChunk } from '../../core/chat-chunk.js';
 import type { ChatModel } from '../../core/chat-model.js';
 import type { ChatOptions } from '../../core/chat-options.js';
 import type { ChatRequest } from '../../core/chat-request.js';
 import { validateOptions, withDefaults } from '../../core/validate-options.js';
+import { isPromiseLike } from '../../core/is-promise-like.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import { mergeOptions, sdkEventStream, translateStream } from '../kit/index.js';
 import { aiSdkCallOptions } from './ai-sdk-call-options.js';
@@ -13,6 +14,7 @@ import {
   type AiSdkChatModelOptions,
 } from './ai-sdk-chat-model-options.js';
 import { aiSdkError } from './ai-sdk-error.js';
+import { hasUrlMedia, refusedMedia } from './ai-sdk-media-refusal.js';
 import {
   openAiSdkStream,
   readParts,
@@ -77,15 +79,32 @@ export class AiSdkChatModel implements ChatModel {
     return defer(() => {
       const options = mergeOptions(this.defaults, request.options);
       const model = this.modelFor(options.model);
-      const call = aiSdkCallOptions(request, options);
-      return translateStream({
-        events$: sdkEventStream((signal) =>
-          openAiSdkStream(model, { ...call, abortSignal: signal }).then(readParts),
-        ).pipe(catchError((error: unknown) => throwError(() => aiSdkError(error, errors)))),
-        createTranslator: () => new AiSdkStreamTranslator(errors, model.modelId),
-        errors,
-        idleTimeout: this.idleTimeout,
-      });
+      const start = (supportedUrls: Record<string, RegExp[]>): Observable<ChatChunk> => {
+        const call = aiSdkCallOptions(request, options, {
+          provider: this.provider,
+          specificationVersion: model.specificationVersion,
+          supportedUrls,
+        });
+        return translateStream({
+          events$: sdkEventStream((signal) =>
+            openAiSdkStream(model, { ...call, abortSignal: signal }).then(readParts),
+          ).pipe(catchError((error: unknown) => throwError(() => aiSdkError(error, errors)))),
+          createTranslator: () => new AiSdkStreamTranslator(errors, model.modelId),
+          errors,
+          idleTimeout: this.idleTimeout,
+        }).pipe(
+          // A part the provider package refused while building its request (nothing sent).
+          catchError((error: unknown) =>
+            throwError(() => refusedMedia(error, request, this.provider) ?? error),
+          ),
+        );
+      };
+      // `supportedUrls` may be a promise; it is only waited for when a part has a URL.
+      if (!hasUrlMedia(request.messages)) return start({});
+      const urls = model.supportedUrls;
+      return isPromiseLike<Record<string, RegExp[]>>(urls)
+        ? from(urls).pipe(mergeMap(start))
+        : start(urls);
     });
   }
 

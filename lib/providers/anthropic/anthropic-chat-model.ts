@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Observable } from 'rxjs';
+import { defer, type Observable } from 'rxjs';
 import type { ChatChunk } from '../../core/chat-chunk.js';
 import type { ChatModel } from '../../core/chat-model.js';
 import type { ChatOptions } from '../../core/chat-options.js';
@@ -142,19 +142,19 @@ export class AnthropicChatModel implements ChatModel {
    * @returns A cold Observable of chunks; it ends with one `usage` and one `finish` chunk.
    */
   stream(request: ChatRequest): Observable<ChatChunk> {
-    return translateStream({
-      events$: sdkEventStream((signal) =>
-        this.client.messages.create(
-          anthropicMessagesBody(request, mergeOptions(this.defaults, request.options), {
-            model: this.model,
-            maxTokens: this.maxTokens,
-          }),
-          { signal },
-        ),
-      ),
-      createTranslator: () => new AnthropicStreamTranslator(),
-      errors: { provider: this.provider, secrets: this.secrets },
-      idleTimeout: this.idleTimeout,
+    // The body is built per subscription and before the SDK call, so a part the API cannot
+    // take fails as an `UnsupportedMediaError` (not a ProviderError) and nothing is sent.
+    return defer(() => {
+      const body = anthropicMessagesBody(request, mergeOptions(this.defaults, request.options), {
+        model: this.model,
+        maxTokens: this.maxTokens,
+      });
+      return translateStream({
+        events$: sdkEventStream((signal) => this.client.messages.create(body, { signal })),
+        createTranslator: () => new AnthropicStreamTranslator(),
+        errors: { provider: this.provider, secrets: this.secrets },
+        idleTimeout: this.idleTimeout,
+      });
     });
   }
 }

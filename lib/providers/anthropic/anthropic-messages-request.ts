@@ -2,6 +2,8 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatOptions, ToolChoice } from '../../core/chat-options.js';
 import type { ChatRequest } from '../../core/chat-request.js';
 import type { AssistantMessage, Message } from '../../core/message.js';
+import { anthropicMediaBlocks } from './anthropic-media.js';
+import { applyAnthropicPromptCache } from './anthropic-prompt-cache.js';
 
 type MessageCreateParamsStreaming = Anthropic.MessageCreateParamsStreaming;
 type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -21,8 +23,11 @@ export interface AnthropicMessagesSettings {
  * The Messages API streaming body for a request: system messages joined into `system`,
  * tool results as user `tool_result` blocks, consecutive same-role messages merged (the
  * API wants user and assistant turns to alternate), reasoning blocks sent back as
- * `thinking`/`redacted_thinking` blocks before the text and tool calls of their turn.
+ * `thinking`/`redacted_thinking` blocks before the text and tool calls of their turn,
+ * images and documents before the text they come with (as Anthropic recommends), and the
+ * prompt cache breakpoints the request asks for.
  * @internal
+ * @throws UnsupportedMediaError for an image or file the Messages API cannot take.
  * @param request The provider-neutral request.
  * @param options The call's merged options.
  * @param settings The model's settings.
@@ -65,6 +70,7 @@ export function anthropicMessagesBody(
     body.output_config = { format: { type: 'json_schema', schema: options.responseFormat.schema } };
   }
   if (options.stop !== undefined) body.stop_sequences = options.stop;
+  if (options.promptCache !== undefined) applyAnthropicPromptCache(body, options.promptCache);
   // SDK 1.x no longer types the sampling fields (newer models reject them); older models and
   // SDK 0.x accept them, so they are sent when the caller sets them.
   const sampling: { temperature?: number; top_p?: number } = {};
@@ -75,13 +81,28 @@ export function anthropicMessagesBody(
 
 function toBlocks(message: Exclude<Message, { role: 'system' }>): ContentBlockParam[] {
   switch (message.role) {
-    case 'user':
-      return [{ type: 'text', text: message.content }];
+    case 'user': {
+      const media = message.media ?? [];
+      if (media.length === 0) return [{ type: 'text', text: message.content }];
+      const blocks: ContentBlockParam[] = anthropicMediaBlocks(media, 'user');
+      // The API rejects empty text blocks.
+      if (message.content !== '') blocks.push({ type: 'text', text: message.content });
+      return blocks;
+    }
     case 'tool': {
+      const media = message.media ?? [];
       const block: Anthropic.ToolResultBlockParam = {
         type: 'tool_result',
         tool_use_id: message.toolCallId,
-        content: message.content,
+        content:
+          media.length === 0
+            ? message.content
+            : [
+                ...(message.content === ''
+                  ? []
+                  : [{ type: 'text' as const, text: message.content }]),
+                ...anthropicMediaBlocks(media, 'tool'),
+              ],
       };
       if (message.isError === true) block.is_error = true;
       return [block];

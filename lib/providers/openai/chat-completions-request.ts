@@ -3,6 +3,7 @@ import type { ChatOptions, ResponseFormat, ToolChoice } from '../../core/chat-op
 import type { ChatRequest } from '../../core/chat-request.js';
 import type { Message } from '../../core/message.js';
 import type { ToolDefinition } from '../../core/tool-definition.js';
+import { chatUserContent, checkChatToolMedia } from './chat-completions-media.js';
 
 type ChatCompletionCreateParamsStreaming = OpenAI.ChatCompletionCreateParamsStreaming;
 type ChatCompletionMessageParam = OpenAI.ChatCompletionMessageParam;
@@ -19,6 +20,7 @@ export interface ChatCompletionsSettings {
 /**
  * The Chat Completions streaming body for a request.
  * @internal
+ * @throws UnsupportedMediaError for an image or file Chat Completions cannot take.
  * @param request The provider-neutral request.
  * @param options The call's merged options.
  * @param settings The model's settings.
@@ -44,6 +46,7 @@ export function chatCompletionsBody(
   if (options.topP !== undefined) body.top_p = options.topP;
   if (options.maxTokens !== undefined) body[settings.maxTokensField] = options.maxTokens;
   if (options.stop !== undefined) body.stop = options.stop;
+  if (options.promptCache?.key !== undefined) body.prompt_cache_key = options.promptCache.key;
   return options.extra === undefined ? body : { ...body, ...options.extra, stream: true };
 }
 
@@ -52,7 +55,7 @@ function toChatMessage(message: Message): ChatCompletionMessageParam {
     case 'system':
       return { role: 'system', content: message.content };
     case 'user':
-      return { role: 'user', content: message.content };
+      return { role: 'user', content: chatUserContent(message) };
     case 'assistant': {
       const calls = message.toolCalls;
       if (calls === undefined || calls.length === 0) {
@@ -70,6 +73,7 @@ function toChatMessage(message: Message): ChatCompletionMessageParam {
       };
     }
     case 'tool':
+      checkChatToolMedia(message);
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
     default:
       return assertNever(message);

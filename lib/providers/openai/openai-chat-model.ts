@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import type { Observable } from 'rxjs';
+import { defer, type Observable } from 'rxjs';
 import type { ChatChunk } from '../../core/chat-chunk.js';
 import type { ChatModel } from '../../core/chat-model.js';
 import type { ChatOptions } from '../../core/chat-options.js';
@@ -96,36 +96,33 @@ export class OpenAiChatModel implements ChatModel {
   stream(request: ChatRequest): Observable<ChatChunk> {
     const errors = { provider: this.provider, secrets: this.secrets };
     const idleTimeout = this.idleTimeout;
-    if (this.api === 'responses') {
+    // The body is built per subscription and before the SDK call, so a part the API cannot
+    // take fails as an `UnsupportedMediaError` (not a ProviderError) and nothing is sent.
+    return defer(() => {
+      const options = mergeOptions(this.defaults, request.options);
+      if (this.api === 'responses') {
+        const body = responsesBody(request, options, {
+          model: this.model,
+          includeEncryptedReasoning: this.includeEncryptedReasoning,
+        });
+        return translateStream({
+          events$: sdkEventStream((signal) => this.client.responses.create(body, { signal })),
+          createTranslator: () => new ResponsesTranslator(),
+          errors,
+          idleTimeout,
+        });
+      }
+      const body = chatCompletionsBody(request, options, {
+        model: this.model,
+        maxTokensField: this.maxTokensField,
+        includeUsage: this.includeUsage,
+      });
       return translateStream({
-        events$: sdkEventStream((signal) =>
-          this.client.responses.create(
-            responsesBody(request, mergeOptions(this.defaults, request.options), {
-              model: this.model,
-              includeEncryptedReasoning: this.includeEncryptedReasoning,
-            }),
-            { signal },
-          ),
-        ),
-        createTranslator: () => new ResponsesTranslator(),
+        events$: sdkEventStream((signal) => this.client.chat.completions.create(body, { signal })),
+        createTranslator: () => new ChatCompletionsTranslator(),
         errors,
         idleTimeout,
       });
-    }
-    return translateStream({
-      events$: sdkEventStream((signal) =>
-        this.client.chat.completions.create(
-          chatCompletionsBody(request, mergeOptions(this.defaults, request.options), {
-            model: this.model,
-            maxTokensField: this.maxTokensField,
-            includeUsage: this.includeUsage,
-          }),
-          { signal },
-        ),
-      ),
-      createTranslator: () => new ChatCompletionsTranslator(),
-      errors,
-      idleTimeout,
     });
   }
 }

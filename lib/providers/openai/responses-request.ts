@@ -2,6 +2,7 @@ import type OpenAI from 'openai';
 import type { ChatOptions, ResponseFormat, ToolChoice } from '../../core/chat-options.js';
 import type { ChatRequest } from '../../core/chat-request.js';
 import type { Message, ReasoningPart } from '../../core/message.js';
+import { responsesToolOutput, responsesUserContent } from './responses-media.js';
 
 type ResponseCreateParamsStreaming = OpenAI.Responses.ResponseCreateParamsStreaming;
 type ResponseInputItem = OpenAI.Responses.ResponseInputItem;
@@ -28,6 +29,7 @@ export interface ResponsesSettings {
  * reasoning items of the tool loop in progress as `reasoning` items before the calls they
  * led to).
  * @internal
+ * @throws UnsupportedMediaError for an image or file the Responses API cannot take.
  * @param request The provider-neutral request.
  * @param options The call's merged options.
  * @param settings The model's settings.
@@ -67,6 +69,7 @@ export function responsesBody(
   if (options.temperature !== undefined) body.temperature = options.temperature;
   if (options.topP !== undefined) body.top_p = options.topP;
   if (options.maxTokens !== undefined) body.max_output_tokens = options.maxTokens;
+  if (options.promptCache?.key !== undefined) body.prompt_cache_key = options.promptCache.key;
   const merged = extra === undefined ? body : { ...body, ...extra, stream: true as const };
   const wantEncrypted =
     settings.includeEncryptedReasoning ??
@@ -83,8 +86,10 @@ function appendInput(
 ): void {
   switch (message.role) {
     case 'system':
+      input.push({ role: 'system', content: message.content });
+      return;
     case 'user':
-      input.push({ role: message.role, content: message.content });
+      input.push({ role: 'user', content: responsesUserContent(message) });
       return;
     case 'assistant': {
       if (message.content !== '') input.push({ role: 'assistant', content: message.content });
@@ -109,7 +114,7 @@ function appendInput(
       input.push({
         type: 'function_call_output',
         call_id: message.toolCallId,
-        output: message.content,
+        output: responsesToolOutput(message),
       });
       return;
     default:

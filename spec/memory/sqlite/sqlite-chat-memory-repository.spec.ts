@@ -279,4 +279,7 @@ describe('SqliteChatMemoryRepository', () => {
 chatMemoryRepositoryContract(
   'SqliteChatMemoryRepository',
   () => new SqliteChatMemoryRepository({ database: new Database(':memory:') }),
+  false,
+  (maxMediaBytes) =>
+    new SqliteChatMemoryRepository({ database: new Database(':memory:'), maxMediaBytes }),
 );

@@ -1,6 +1,8 @@
 // The ChatMemoryRepository contract, one suite run against every repository: in-memory,
 // SQLite, Redis and PostgreSQL. `create` gives a fresh, empty repository per test.
 import {
+  ChatMemoryError,
+  ChatMemoryMediaLimitError,
   MessageWindowChatMemory,
   type ChatMemoryRepository,
   type Message,
@@ -30,6 +32,27 @@ export const everyRole: Message[] = [
   { role: 'tool', toolCallId: 'call_c', name: 'getTime', content: 'fine', isError: false },
   { role: 'assistant', content: '' },
   { role: 'assistant', content: 'Noon in Paris; Tokyo failed.' },
+];
+
+/** Images and files on a user message and a tool result: by URL, base64 and bytes. */
+export const withMedia = (): Message[] => [
+  {
+    role: 'user',
+    content: 'What is on these?',
+    media: [
+      { mediaType: 'image/jpeg', data: { url: 'https://example.com/cat.jpg' } },
+      { mediaType: 'application/pdf', data: { base64: 'JVBERi0xLjQK' }, filename: 'a.pdf' },
+    ],
+  },
+  { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'shot', arguments: '{}' }] },
+  {
+    role: 'tool',
+    toolCallId: 'c1',
+    name: 'shot',
+    content: 'Done.',
+    media: [{ mediaType: 'image/png', data: { bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47]) } }],
+  },
+  { role: 'user', content: 'No media.', media: [] },
 ];
 
 /** One user/assistant turn, named so that a test can tell whose and which it is. */
@@ -65,6 +88,9 @@ export function chatMemoryRepositoryContract(
   name: string,
   create: () => ChatMemoryRepository | Promise<ChatMemoryRepository>,
   shared = false,
+  createWithMediaLimit?: (
+    maxMediaBytes: number,
+  ) => ChatMemoryRepository | Promise<ChatMemoryRepository>,
 ): void {
   describe(`${name} (ChatMemoryRepository contract)`, () => {
     let repository: ChatMemoryRepository;
@@ -81,6 +107,57 @@ export function chatMemoryRepositoryContract(
       await repository.saveAll('c1', everyRole);
       expect(await repository.findByConversationId('c1')).toEqual(everyRole);
     });
+
+    it('stores and restores images and files (URL, base64, bytes; user and tool messages)', async () => {
+      await repository.saveAll('m', withMedia());
+      const read = await repository.findByConversationId('m');
+      expect(read).toEqual(withMedia());
+      const bytes = read[2].role === 'tool' ? read[2].media?.[0]?.data : undefined;
+      expect(bytes !== undefined && 'bytes' in bytes && bytes.bytes instanceof Uint8Array).toBe(
+        true,
+      );
+    });
+
+    it('hands out copies of media bytes: changing them after save or read changes nothing stored', async () => {
+      const saved = withMedia();
+      await repository.saveAll('m', saved);
+      const data = saved[2].role === 'tool' ? saved[2].media?.[0]?.data : undefined;
+      if (data !== undefined && 'bytes' in data) data.bytes[0] = 0;
+      const read = await repository.findByConversationId('m');
+      const readData = read[2].role === 'tool' ? read[2].media?.[0]?.data : undefined;
+      if (readData !== undefined && 'bytes' in readData) readData.bytes[1] = 0;
+      expect(await repository.findByConversationId('m')).toEqual(withMedia());
+    });
+
+    if (createWithMediaLimit !== undefined) {
+      it('refuses a message whose inline media is over maxMediaBytes, writing nothing', async () => {
+        const limited = await createWithMediaLimit(8);
+        await limited.saveAll('m', [{ role: 'user', content: 'kept' }]);
+        // 9 bytes inline (base64 of 9 bytes); the URL part counts nothing.
+        const tooBig: Message = {
+          role: 'user',
+          content: 'big',
+          media: [
+            { mediaType: 'image/jpeg', data: { url: 'https://example.com/cat.jpg' } },
+            { mediaType: 'application/pdf', data: { base64: 'JVBERi0xLjQKCg==' } },
+          ],
+        };
+        const error: unknown = await limited
+          .saveAll('m', [{ role: 'user', content: 'x' }, tooBig])
+          .then(
+            () => undefined,
+            (failure: unknown) => failure,
+          );
+        expect(ChatMemoryMediaLimitError.isInstance(error)).toBe(true);
+        expect(ChatMemoryError.isInstance(error)).toBe(true);
+        expect(error).toMatchObject({ size: 10, limit: 8, position: 1, conversationId: 'm' });
+        expect(await limited.findByConversationId('m')).toEqual([
+          { role: 'user', content: 'kept' },
+        ]);
+        await limited.saveAll('m', [{ role: 'user', content: 'small', media: [tooBig.media![0]] }]);
+        expect(await limited.findByConversationId('m')).toHaveLength(1);
+      });
+    }
 
     it('hands out copies: changing what was saved or read changes nothing stored', async () => {
       const saved: Message[] = [{ role: 'user', content: 'original' }];

@@ -140,6 +140,131 @@ export function describeVectorStoreContract(name: string, create: VectorStoreFac
       expect(await ids('password', { topK: 2 })).toEqual(['p1', 'x1']);
     });
 
+    it('reads a missing key as null and compares only like types', async () => {
+      const all = { query: 'refund', topK: 6 };
+      const sorted = async (filter: string) => (await ids(all.query, { ...all, filter })).sort();
+      expect(await sorted('year == null')).toEqual(['p1']);
+      expect(await sorted('year != 2024')).toEqual(['p1', 'r2', 's1', 't1', 't2']);
+      expect(await sorted('hot != true')).toEqual(['p1', 'r1', 'r2', 's1']);
+      expect(await sorted('hot == 1')).toEqual([]); // true is not 1
+      expect(await sorted("year > '2000'")).toEqual([]); // a number is not ordered against a string
+      expect(await sorted('year < 2020')).toEqual(['t1']); // a missing year is not < 2020
+      expect(await sorted("topic >= 'd' && topic < 's'")).toEqual(['t1', 't2']);
+      expect(await sorted("topic NIN ['billing', 'drinks']")).toEqual(['p1', 's1']);
+      expect(await sorted('year IN [null, 2019]')).toEqual(['p1', 't1']);
+      expect(await sorted('year NIN [2024, 2020, 2023, 2019, 2022]')).toEqual(['p1']);
+      expect(await sorted("NOT (topic == 'drinks' || year >= 2023)")).toEqual(['p1', 'r2']);
+      expect(await ids('refund', { filter: { type: 'in', key: 'topic', values: [] } })).toEqual([]);
+    });
+
+    it('filters on keys with dots and on mixed types of one key', async () => {
+      await lastValueFrom(
+        store.add([
+          { id: 'm1', text: 'tea', metadata: { 'a.b': 'x', flag: 1 } },
+          { id: 'm2', text: 'tea', metadata: { a: 'x', flag: true } },
+          { id: 'm3', text: 'tea', metadata: { flag: '1', score: 2.5 } },
+        ]),
+      );
+      expect(await ids('tea', { filter: "a.b == 'x'" })).toEqual(['m1']);
+      expect(await ids('tea', { filter: 'flag == 1' })).toEqual(['m1']);
+      expect(await ids('tea', { filter: 'flag == true' })).toEqual(['m2']);
+      expect(await ids('tea', { filter: "flag == '1'" })).toEqual(['m3']);
+      expect(await ids('tea', { filter: 'score > 2 && score <= 2.5' })).toEqual(['m3']);
+    });
+
+    it('returns topK matches of a filter even when many closer documents fail it', async () => {
+      const many = Array.from({ length: 300 }, (_, i) => ({
+        id: `n${String(i).padStart(3, '0')}`,
+        text: 'refund refund',
+        metadata: { topic: 'noise' },
+      }));
+      await lastValueFrom(store.add(many));
+      expect(await ids('refund', { filter: "topic == 'billing'", topK: 3 })).toEqual(['r1', 'r2']);
+      expect(await ids('refund', { filter: "topic != 'noise'", topK: 3 })).toEqual([
+        'r1',
+        'r2',
+        'p1',
+      ]);
+      expect(await ids('refund', { filter: "topic == 'noise'", topK: 2 })).toEqual([
+        'n000',
+        'n001',
+      ]);
+    });
+
+    it('breaks ties at the top-k boundary by id, however the documents were added', async () => {
+      const copies = ['c7', 'c3', 'c9', 'c1', 'c5'].map((id) => ({
+        id,
+        text: 'coffee coffee',
+        metadata: { topic: 'drinks' },
+      }));
+      await lastValueFrom(store.add(copies));
+      expect(await ids('coffee', { topK: 3 })).toEqual(['c1', 'c3', 'c5']);
+      expect(await ids('coffee', { topK: 7 })).toEqual(['c1', 'c3', 'c5', 'c7', 'c9', 't2', 'p1']);
+      expect(
+        await ids('coffee', { topK: 2, filter: "id_missing == null && topic == 'drinks'" }),
+      ).toEqual(['c1', 'c3']);
+    });
+
+    it('scores a document or a query without any direction (all zeros) 0', async () => {
+      await lastValueFrom(store.add([{ id: 'z1', text: 'nothing known', metadata: {} }]));
+      const { documents } = await lastValueFrom(
+        store.similaritySearch({ query: 'shipping', topK: 6 }),
+      );
+      expect(documents.map((d) => [d.id, d.score])).toEqual([
+        ['s1', expect.closeTo(1, 6)],
+        ['r2', expect.closeTo(Math.SQRT1_2, 6)],
+        ['p1', 0],
+        ['r1', 0],
+        ['t1', 0],
+        ['t2', 0],
+      ]);
+      expect(await ids('shipping', { topK: 6, similarityThreshold: 0.1 })).toEqual(['s1', 'r2']);
+      expect(await ids('nothing', { topK: 3 })).toEqual(['p1', 'r1', 'r2']);
+      expect(await ids('nothing', { topK: 3, filter: "topic == 'drinks'" })).toEqual(['t1', 't2']);
+      expect(await ids('nothing', { similarityThreshold: 0.01 })).toEqual([]);
+      expect(await ids('password', { topK: 3, filter: 'topic == null' })).toEqual(['z1']);
+    });
+
+    it('refuses a document with metadata it could not filter on, before embedding', async () => {
+      const before = model.calls.length;
+      const bad = [
+        { id: 'x', text: 'tea', metadata: { nested: { a: 1 } } },
+        { id: 'x', text: 'tea', metadata: { n: Number.NaN } },
+        { id: 'x', text: 'tea', metadata: ['a'] },
+      ] as unknown as Document[];
+      for (const document of bad) {
+        await expect(
+          lastValueFrom(store.add([{ id: 'ok', text: 'tea', metadata: {} }, document])),
+        ).rejects.toThrow(/documents\[1\]/);
+      }
+      expect(model.calls.length).toBe(before);
+      expect(await ids('tea', { topK: 6 })).not.toContain('ok');
+    });
+
+    it('searches an emptied store and reports the query usage', async () => {
+      expect(await lastValueFrom(store.delete(DOCS.map((d) => d.id)))).toBe(DOCS.length);
+      expect(await lastValueFrom(store.delete([]))).toBe(0);
+      const result = await lastValueFrom(store.similaritySearch({ query: 'tea green' }));
+      expect(result).toEqual({
+        documents: [],
+        usage: { inputTokens: 1, outputTokens: undefined, totalTokens: 1 },
+      });
+    });
+
+    it('cancels a search unsubscribed while the query is embedded', async () => {
+      model.hang = true;
+      const before = model.finalized;
+      const values: unknown[] = [];
+      store
+        .similaritySearch({ query: 'tea' })
+        .subscribe({ next: (v) => values.push(v) })
+        .unsubscribe();
+      expect(model.finalized).toBe(before + 1);
+      expect(values).toEqual([]);
+      model.hang = false;
+      expect(await ids('tea', { topK: 1 })).toEqual(['t1']);
+    });
+
     it('adds nothing for an empty list without calling the model', async () => {
       const before = model.calls.length;
       expect(await lastValueFrom(store.add([]))).toBe(0);

@@ -1,0 +1,102 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createClient } from 'redis';
+import { InMemoryChatMemoryRepository, type ChatMemoryRepository } from 'rx-advisors';
+import { PostgresChatMemoryRepository } from 'rx-advisors/memory/postgres';
+import { RedisChatMemoryRepository } from 'rx-advisors/memory/redis';
+import { SqliteChatMemoryRepository } from 'rx-advisors/memory/sqlite';
+import {
+  postgresPlan,
+  redisPlan,
+  type StoreServer,
+} from '../../spec/support/servers/store-servers.js';
+
+/** A repository W8 measures, open; `close()` releases it and its server. */
+export interface OpenRepository {
+  readonly repository: ChatMemoryRepository;
+  close(): Promise<void>;
+}
+
+/** How W8 gets one kind of repository. */
+export interface RepositoryAdapter {
+  /** `in-memory`, `sqlite`, `redis`, `postgres`. */
+  readonly name: string;
+  /** What it runs on. */
+  readonly label: string;
+  open(): Promise<OpenRepository>;
+}
+
+const inMemory: RepositoryAdapter = {
+  name: 'in-memory',
+  label: 'InMemoryChatMemoryRepository',
+  open: () =>
+    Promise.resolve({
+      repository: new InMemoryChatMemoryRepository(),
+      close: () => Promise.resolve(),
+    }),
+};
+
+/** SQLite in a temporary file (WAL, as the repository sets it), not `:memory:`: a real disk write. */
+const sqlite: RepositoryAdapter = {
+  name: 'sqlite',
+  label: 'SqliteChatMemoryRepository, better-sqlite3, a file in the temp folder (WAL)',
+  open() {
+    const folder = mkdtempSync(join(tmpdir(), 'rx-w8-'));
+    const database = new Database(join(folder, 'memory.db'));
+    return Promise.resolve({
+      repository: new SqliteChatMemoryRepository({ database }),
+      close: () => {
+        database.close();
+        rmSync(folder, { recursive: true, force: true });
+        return Promise.resolve();
+      },
+    });
+  },
+};
+
+/** The server of a plan: REDIS_URL / DATABASE_URL, or a private one (spec/support/servers). */
+async function server(plan: ReturnType<typeof redisPlan>, kind: string): Promise<StoreServer> {
+  if (!plan.available) throw new Error(`W8 ${kind}: no server (${plan.reason})`);
+  return plan.start();
+}
+
+const redis: RepositoryAdapter = {
+  name: 'redis',
+  label: 'RedisChatMemoryRepository, node-redis 5, redis-server on loopback',
+  async open() {
+    const store = await server(redisPlan(), 'Redis');
+    const client = createClient({ url: store.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    return {
+      repository: new RedisChatMemoryRepository({ client, keyPrefix: 'w8:' }),
+      close: async () => {
+        await client.quit();
+        await store.dispose();
+      },
+    };
+  },
+};
+
+const postgres: RepositoryAdapter = {
+  name: 'postgres',
+  label: 'PostgresChatMemoryRepository, pg Pool, PostgreSQL on loopback',
+  async open() {
+    const store = await server(postgresPlan(), 'PostgreSQL');
+    const pool = new pg.Pool({ connectionString: store.url, max: 4 });
+    pool.on('error', () => undefined);
+    return {
+      repository: new PostgresChatMemoryRepository({ pool, tableName: 'w8_chat_memory' }),
+      close: async () => {
+        await pool.end();
+        await store.dispose();
+      },
+    };
+  },
+};
+
+/** Every memory repository, in the order W8 runs them. */
+export const W8_REPOSITORIES: readonly RepositoryAdapter[] = [inMemory, sqlite, redis, postgres];

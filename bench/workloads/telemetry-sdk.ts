@@ -1,0 +1,120 @@
+import { context, SpanKind, trace, type Attributes } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+
+/** The OpenTelemetry SDK as the telemetry workload sets it up: in-memory span and metric exporters. */
+export interface TelemetrySdk {
+  readonly spans: InMemorySpanExporter;
+  readonly tracerProvider: BasicTracerProvider;
+  readonly meterProvider: MeterProvider;
+}
+
+/**
+ * The real SDK, exporting to memory (the span exporter is drained after every run so
+ * memory stays flat): a `SimpleSpanProcessor`, and a metric reader that never exports
+ * during a run.
+ * @returns The providers and the span exporter.
+ */
+export function telemetrySdk(): TelemetrySdk {
+  const spans = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({
+    spanProcessors: [new SimpleSpanProcessor(spans)],
+  });
+  const reader = new PeriodicExportingMetricReader({
+    exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
+    exportIntervalMillis: 3_600_000,
+  });
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  return { spans, tracerProvider, meterProvider };
+}
+
+const floors = new WeakMap<TelemetrySdk, ReturnType<typeof instruments>>();
+
+function instruments(sdk: TelemetrySdk) {
+  const meter = sdk.meterProvider.getMeter('bench-floor');
+  return {
+    tracer: sdk.tracerProvider.getTracer('bench-floor'),
+    tokens: meter.createHistogram('gen_ai.client.token.usage'),
+    duration: meter.createHistogram('gen_ai.client.operation.duration'),
+    firstChunk: meter.createHistogram('gen_ai.client.operation.time_to_first_chunk'),
+    tool: meter.createHistogram('rx_advisors.tool.duration'),
+    rounds: meter.createHistogram('rx_advisors.rounds'),
+  };
+}
+
+/**
+ * The SDK floor of one tool-loop round: what `OpenTelemetryAdvisor` asks of the SDK per
+ * round, made directly on it with the same names and attributes and no rx-advisors — a
+ * `chat` span (request attributes at the start, response and usage attributes at the end),
+ * an `execute_tool` span under it, and five metric records (time to first chunk, duration,
+ * input and output tokens, tool duration). `round` 1 also starts and `toolRound` false
+ * ends nothing more: the per-call span and rounds record are {@link sdkFloorCall}'s.
+ * @param sdk The SDK.
+ * @param round The round number.
+ * @param withTool Whether the round ran a tool (every round but the last).
+ */
+export function sdkFloorRound(sdk: TelemetrySdk, round: number, withTool = true): void {
+  let floor = floors.get(sdk);
+  if (floor === undefined) {
+    floor = instruments(sdk);
+    floors.set(sdk, floor);
+  }
+  const parent = context.active();
+  const chat = floor.tracer.startSpan(
+    'chat',
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        'rx_advisors.model_call': round,
+        'gen_ai.provider.name': 'bench',
+      },
+    },
+    parent,
+  );
+  const metric: Attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'bench' };
+  floor.firstChunk.record(0.001, metric);
+  chat.setAttributes({
+    'gen_ai.response.time_to_first_chunk': 0.001,
+    'gen_ai.response.id': `bench-${round}`,
+    'gen_ai.response.model': 'bench-model',
+    'gen_ai.response.finish_reasons': [withTool ? 'tool_calls' : 'stop'],
+    'gen_ai.usage.input_tokens': 12,
+    'gen_ai.usage.output_tokens': 34,
+  });
+  chat.end();
+  const ended: Attributes = { ...metric, 'gen_ai.response.model': 'bench-model' };
+  floor.duration.record(0.002, ended);
+  floor.tokens.record(12, { ...ended, 'gen_ai.token.type': 'input' });
+  floor.tokens.record(34, { ...ended, 'gen_ai.token.type': 'output' });
+  if (!withTool) return;
+  const tool = floor.tracer.startSpan(
+    'execute_tool noop',
+    {
+      kind: SpanKind.INTERNAL,
+      attributes: {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': 'noop',
+        'gen_ai.tool.type': 'function',
+        'gen_ai.tool.call.id': `call_${round}`,
+        'rx_advisors.round': round,
+        'gen_ai.tool.description': 'Does nothing',
+      },
+    },
+    trace.setSpan(parent, chat),
+  );
+  tool.end();
+  floor.tool.record(0.0001, {
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': 'noop',
+  });
+}

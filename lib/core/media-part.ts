@@ -1,0 +1,146 @@
+import { UnsupportedMediaError } from '../errors/unsupported-media-error.js';
+
+/**
+ * Where the content of a {@link MediaPart} is: at a URL the provider fetches (`https:` or
+ * `http:`), inline as base64 text, or inline as bytes. Exactly one key.
+ *
+ * @example
+ * ```ts
+ * import type { MediaData } from 'rx-advisors';
+ *
+ * const byUrl: MediaData = { url: 'https://example.com/cat.png' };
+ * const inline: MediaData = { base64: 'iVBORw0KGgo=' };
+ * const bytes: MediaData = { bytes: new Uint8Array([0x25, 0x50, 0x44, 0x46]) };
+ * ```
+ */
+export type MediaData = { url: string } | { base64: string } | { bytes: Uint8Array };
+
+/**
+ * An image or a file that rides on a user message or a tool result (`media` of
+ * `UserMessage` and `ToolMessage`), next to its text `content`. What it is comes from
+ * `mediaType` alone (`image/png` is an image, `application/pdf` a file): there is no
+ * second field that could disagree with it. Each adapter maps the parts its provider takes
+ * and refuses the others with an `UnsupportedMediaError` before the request is sent (see
+ * docs/providers.md, "Images and files").
+ *
+ * @example
+ * ```ts
+ * import type { MediaPart, UserMessage } from 'rx-advisors';
+ *
+ * const photo: MediaPart = { mediaType: 'image/jpeg', data: { url: 'https://example.com/cat.jpg' } };
+ * const invoice: MediaPart = {
+ *   mediaType: 'application/pdf',
+ *   data: { base64: 'JVBERi0xLjQK' },
+ *   filename: 'invoice.pdf',
+ * };
+ * const message: UserMessage = { role: 'user', content: 'What is in these?', media: [photo, invoice] };
+ * ```
+ */
+export interface MediaPart {
+  /** The IANA media type, e.g. `'image/png'`, `'application/pdf'`, `'audio/wav'`. */
+  readonly mediaType: string;
+  /** The content: by URL, base64 or bytes. */
+  readonly data: MediaData;
+  /** A file name some providers show the model (OpenAI files). */
+  readonly filename?: string;
+}
+
+/** How a part's content is given. @internal */
+export type MediaSource = 'url' | 'base64' | 'bytes';
+
+const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * Checks that a part is well formed (a concrete media type, exactly one of `url`,
+ * `base64`, `bytes`, an `http(s)` URL, base64 text) and says how its content is given.
+ * @internal
+ * @param part The part, as the caller wrote it.
+ * @param where The adapter and the message role, for the error.
+ * @returns The part's source.
+ * @throws UnsupportedMediaError when the part is not well formed.
+ */
+export function checkMediaPart(
+  part: MediaPart,
+  where: { provider: string; role: 'user' | 'tool' },
+): MediaSource {
+  const mediaType = typeof part?.mediaType === 'string' ? part.mediaType : String(part?.mediaType);
+  const refuse = (reason: string): never => {
+    throw new UnsupportedMediaError({ ...where, mediaType, reason });
+  };
+  if (!MEDIA_TYPE.test(mediaType)) {
+    refuse("the media type must be a concrete 'type/subtype' such as 'image/png'.");
+  }
+  const data = part.data as Partial<Record<MediaSource, unknown>> | undefined;
+  const keys = data === undefined || data === null ? [] : Object.keys(data);
+  if (keys.length !== 1) refuse('data must have exactly one of url, base64 and bytes.');
+  if (data?.url !== undefined) {
+    if (typeof data.url !== 'string' || !/^https?:\/\//i.test(data.url)) {
+      refuse('data.url must be an http(s) URL; put inline content in data.base64 or data.bytes.');
+    }
+    return 'url';
+  }
+  if (data?.base64 !== undefined) {
+    if (typeof data.base64 !== 'string' || data.base64 === '' || !BASE64.test(data.base64)) {
+      refuse('data.base64 must be non-empty base64 text (no data: prefix, no line breaks).');
+    }
+    return 'base64';
+  }
+  if (!(data?.bytes instanceof Uint8Array) || data.bytes.byteLength === 0) {
+    refuse('data.bytes must be a non-empty Uint8Array.');
+  }
+  return 'bytes';
+}
+
+/**
+ * Whether a media type is an image (`image/…`).
+ * @internal
+ */
+export function isImageMediaType(mediaType: string): boolean {
+  return mediaType.toLowerCase().startsWith('image/');
+}
+
+/**
+ * A part's inline content as base64 (`undefined` for a URL part).
+ * @internal
+ */
+export function mediaBase64(part: MediaPart): string | undefined {
+  const data = part.data;
+  if ('base64' in data) return data.base64;
+  if ('bytes' in data) return base64FromBytes(data.bytes);
+  return undefined;
+}
+
+/**
+ * A part's content as a URL: its own URL, or a `data:` URL of its inline content.
+ * @internal
+ */
+export function mediaUrl(part: MediaPart): string {
+  const data = part.data;
+  if ('url' in data) return data.url;
+  return `data:${part.mediaType};base64,${mediaBase64(part) ?? ''}`;
+}
+
+/**
+ * Base64 of bytes, with no Node-only API (the library runs in browsers too).
+ * @internal
+ */
+export function base64FromBytes(bytes: Uint8Array): string {
+  let binary = '';
+  // Pieces keep `String.fromCharCode`'s argument list short.
+  for (let offset = 0; offset < bytes.length; offset += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(offset, offset + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/**
+ * Bytes of base64 text.
+ * @internal
+ */
+export function bytesFromBase64(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
+  return bytes;
+}

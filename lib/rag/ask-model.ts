@@ -1,0 +1,41 @@
+import { map, type Observable } from 'rxjs';
+import type { ChatClient } from '../client/chat-client.js';
+import { Rules } from '../core/validate-options.js';
+import type { RagStageContext } from './rag-stage-context.js';
+
+/**
+ * One stage call to the stage's `ChatClient`: the prompt as the user message, the answer
+ * trimmed, its usage reported to the call's total. Cold; unsubscribing aborts the model call.
+ * @internal
+ * @param chatClient The client the user gave the stage.
+ * @param prompt The filled prompt template.
+ * @param stage Where the usage goes.
+ * @returns One answer text.
+ */
+export function askModel(
+  chatClient: ChatClient,
+  prompt: string,
+  stage: RagStageContext,
+): Observable<string> {
+  return chatClient
+    .prompt(prompt)
+    .call()
+    .chatResponse()
+    .pipe(
+      map((response) => {
+        stage.addUsage(response.usage);
+        return response.text.trim();
+      }),
+    );
+}
+
+/** The `chatClient` option's rule, shared by the stages that call a model. @internal */
+export const CHAT_CLIENT_RULE = Rules.required(
+  Rules.custom(
+    'a ChatClient (ChatClient.create(model) or ChatClient.builder(model).build())',
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as { prompt?: unknown }).prompt === 'function',
+  ),
+);

@@ -1,0 +1,353 @@
+import {
+  concat,
+  concatMap,
+  defaultIfEmpty,
+  defer,
+  from,
+  map,
+  mergeMap,
+  take,
+  toArray,
+  type Observable,
+} from 'rxjs';
+import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
+import { ContextKeys } from '../advisor-api/context-keys.js';
+import { Order } from '../advisor-api/order.js';
+import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
+import type { ChatChunk } from '../core/chat-chunk.js';
+import type { ChatRequest } from '../core/chat-request.js';
+import type { Message } from '../core/message.js';
+import { UsageAccumulator } from '../core/usage-accumulator.js';
+import type { Usage } from '../core/usage.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../core/validate-options.js';
+import { EmptyQuestionError } from '../errors/empty-question-error.js';
+import type { ScoredDocument } from '../vector/document.js';
+import { ConcatenationDocumentJoiner } from './concatenation-document-joiner.js';
+import { ContextualQueryAugmenter } from './contextual-query-augmenter.js';
+import type { DocumentJoiner, RetrievedDocuments } from './document-joiner.js';
+import type { DocumentRetriever } from './document-retriever.js';
+import type { Augmentation, QueryAugmenter } from './query-augmenter.js';
+import type { QueryExpander } from './query-expander.js';
+import type { QueryTransformer } from './query-transformer.js';
+import type { Query } from './query.js';
+import type { Retrieval } from './question-answer-advisor.js';
+import type { RagStageContext } from './rag-stage-context.js';
+import { EMIT_SOURCES_RULE, sourceChunks, type EmitSources } from './source-chunks.js';
+
+/**
+ * What {@link RetrievalAugmentationAdvisor} retrieved for one call: a `Retrieval` (the
+ * question, the joined documents, the query embeddings' usage) plus the queries searched
+ * and what the stages' own model calls cost.
+ *
+ * @example
+ * ```ts
+ * import type { RagRetrieval } from 'rx-advisors';
+ * const onRetrieved = (r: RagRetrieval) => console.log(r.queries, r.documents.map((d) => d.id));
+ * ```
+ */
+export interface RagRetrieval extends Retrieval {
+  /** The texts searched for, after transformation and expansion, in order. */
+  readonly queries: readonly string[];
+  /** The stages' chat model usage (also part of the call's usage). */
+  readonly stageUsage: Usage;
+}
+
+/**
+ * Options of {@link RetrievalAugmentationAdvisor}.
+ * @example
+ * ```ts partial
+ * import { ReciprocalRankFusionDocumentJoiner, type RetrievalAugmentationAdvisorOptions } from 'rx-advisors';
+ * const options: RetrievalAugmentationAdvisorOptions = {
+ *   documentRetrievers: [handbook, faq],
+ *   documentJoiner: new ReciprocalRankFusionDocumentJoiner(),
+ *   emitSources: true,
+ * };
+ * ```
+ */
+export interface RetrievalAugmentationAdvisorOptions {
+  /** Where documents are found: one or more retrievers, each asked for every query. */
+  documentRetrievers: readonly DocumentRetriever[];
+  /** Applied in order before retrieval (rewrite, compress, translate); default none. */
+  queryTransformers?: readonly QueryTransformer[];
+  /** Turns the query into several (multi-query); default none (the query alone). */
+  queryExpander?: QueryExpander;
+  /** Merges every result list; default a `ConcatenationDocumentJoiner` (deduplicated by id). */
+  documentJoiner?: DocumentJoiner;
+  /** Puts the documents into the prompt; default a `ContextualQueryAugmenter`. */
+  queryAugmenter?: QueryAugmenter;
+  /** The most queries retrieved for (more from an expander are dropped); default 10. */
+  maxQueries?: number;
+  /** Retrievals running at once; default 4. */
+  maxConcurrency?: number;
+  /** Called with what was retrieved, before the model call; a throw fails the call. */
+  onRetrieved?: (retrieval: RagRetrieval) => void;
+  /**
+   * Send the joined documents to the client as `source` chunks before the answer, as
+   * `QuestionAnswerAdvisor`'s option of the same name does. Default `false`.
+   */
+  emitSources?: EmitSources;
+  /** Default `Order.QUESTION_ANSWER` (`HIGHEST_PRECEDENCE + 220`), for the same reasons. */
+  order?: number;
+  /** Default `'retrieval-augmentation'`. */
+  name?: string;
+}
+
+const isObjectWith =
+  (method: string) =>
+  (value: unknown): boolean =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Record<string, unknown>)[method] === 'function';
+
+const listOf = (method: string, min: number) => (value: unknown) =>
+  Array.isArray(value) && value.length >= min && value.every(isObjectWith(method));
+
+const RAG_DEFAULTS = {
+  queryTransformers: [] as readonly QueryTransformer[],
+  maxQueries: 10,
+  maxConcurrency: 4,
+  emitSources: false as EmitSources,
+  order: Order.QUESTION_ANSWER,
+  name: 'retrieval-augmentation',
+} as const;
+
+const RAG_RULES: OptionRules<RetrievalAugmentationAdvisorOptions> = {
+  ...ADVISOR_IDENTITY_RULES,
+  documentRetrievers: Rules.required(
+    Rules.custom(
+      'a non-empty array of DocumentRetriever (objects with retrieve(query))',
+      listOf('retrieve', 1),
+    ),
+  ),
+  queryTransformers: Rules.custom(
+    'an array of QueryTransformer (objects with transform(query))',
+    listOf('transform', 0),
+  ),
+  queryExpander: Rules.custom(
+    'a QueryExpander (an object with expand(query))',
+    isObjectWith('expand'),
+  ),
+  documentJoiner: Rules.custom(
+    'a DocumentJoiner (an object with join(results))',
+    isObjectWith('join'),
+  ),
+  queryAugmenter: Rules.custom(
+    'a QueryAugmenter (an object with augment(query, documents))',
+    isObjectWith('augment'),
+  ),
+  maxQueries: Rules.integer(1, 100),
+  maxConcurrency: Rules.integer(1, 64),
+  onRetrieved: Rules.func,
+  emitSources: EMIT_SOURCES_RULE,
+};
+
+/**
+ * Modular retrieval-augmented generation (Spring AI's `RetrievalAugmentationAdvisor`),
+ * each stage a small replaceable part that returns an Observable:
+ *
+ * ```
+ * question ─► queryTransformers (in order) ─► queryExpander ─► documentRetrievers
+ *   (every query × every retriever, maxConcurrency at once) ─► documentJoiner
+ *   ─► record + onRetrieved ─► queryAugmenter ─► model (or the augmenter's own answer)
+ * ```
+ *
+ * Everything before the model call runs inside the call's subscription: unsubscribing
+ * during retrieval cancels the stage in progress (its model call, its embedding request)
+ * and the model is never called. The stages' chat model usage goes out as one `usage`
+ * chunk before the answer, so it counts in the call's usage; query embedding usage is
+ * recorded apart. The record (a {@link RagRetrieval}) is stored in `request.context` under
+ * `ContextKeys.RETRIEVED_DOCUMENTS`, the key `QuestionAnswerAdvisor` uses.
+ *
+ * ```
+ * stages:  ---r|              (retrieval done, augmented prompt ready)
+ * model:      -a-f|          (subscribed when r arrives)
+ * result:  ---ua-f|          (u: the stages' usage)
+ * ```
+ *
+ * @example
+ * ```ts partial
+ * import {
+ *   ChatClient,
+ *   CompressionQueryTransformer,
+ *   MultiQueryExpander,
+ *   RetrievalAugmentationAdvisor,
+ *   VectorStoreDocumentRetriever,
+ * } from 'rx-advisors';
+ *
+ * const helper = ChatClient.create(smallModel);
+ * const client = ChatClient.builder(model)
+ *   .defaultAdvisors(
+ *     new RetrievalAugmentationAdvisor({
+ *       queryTransformers: [new CompressionQueryTransformer({ chatClient: helper })],
+ *       queryExpander: new MultiQueryExpander({ chatClient: helper }),
+ *       documentRetrievers: [new VectorStoreDocumentRetriever({ vectorStore: store })],
+ *     }),
+ *   )
+ *   .build();
+ * ```
+ */
+export class RetrievalAugmentationAdvisor implements Advisor {
+  /** The default order: `Order.QUESTION_ANSWER`. */
+  static readonly DEFAULT_ORDER = Order.QUESTION_ANSWER;
+  readonly name: string;
+  readonly order: number;
+  private readonly settings: typeof RAG_DEFAULTS & RetrievalAugmentationAdvisorOptions;
+  private readonly joiner: DocumentJoiner;
+  private readonly augmenter: QueryAugmenter;
+
+  /** @param options The stages, the limits, the record callback, sources, order and name. */
+  constructor(options: RetrievalAugmentationAdvisorOptions) {
+    this.settings = withDefaults(
+      RAG_DEFAULTS,
+      validateOptions(options ?? ({} as RetrievalAugmentationAdvisorOptions), RAG_RULES),
+    );
+    this.name = this.settings.name;
+    this.order = this.settings.order;
+    this.joiner = this.settings.documentJoiner ?? new ConcatenationDocumentJoiner();
+    this.augmenter = this.settings.queryAugmenter ?? new ContextualQueryAugmenter();
+  }
+
+  /**
+   * What the advisor retrieved in a call (its `request.context`), for advisors after it.
+   * @param context The call's context.
+   * @returns The record, or `undefined` before retrieval ran (or when another retrieval
+   *   advisor wrote a plain `Retrieval`).
+   */
+  static retrieval(context: ReadonlyMap<string, unknown>): RagRetrieval | undefined {
+    const value = context.get(ContextKeys.RETRIEVED_DOCUMENTS) as Partial<RagRetrieval> | undefined;
+    return value?.queries === undefined ? undefined : (value as RagRetrieval);
+  }
+
+  advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
+    return defer(() => {
+      const question = request.lastUserText;
+      if (question === undefined || question.trim() === '') {
+        throw new EmptyQuestionError({ advisorName: this.name });
+      }
+      // Per subscription: a re-subscribed call counts its stages afresh.
+      const stageUsage = new UsageAccumulator();
+      const embeddingUsage = new UsageAccumulator();
+      const stage: RagStageContext = {
+        addUsage: (usage) => void stageUsage.add(usage),
+        addEmbeddingUsage: (usage) => void embeddingUsage.add(usage),
+      };
+      const original: Query = {
+        text: question,
+        history: historyBefore(request.messages),
+        context: request.context,
+      };
+      return this.transform(original, stage).pipe(
+        concatMap((query) => firstOr(this.expand(query, stage), [query])),
+        concatMap((queries) =>
+          this.retrieveAll(queries, stage).pipe(
+            concatMap((results) => firstOr(this.joiner.join(results, stage), [])),
+            map((documents) => ({ queries, documents })),
+          ),
+        ),
+        concatMap(({ queries, documents }) => {
+          const retrieval: RagRetrieval = {
+            question,
+            documents,
+            usage: embeddingUsage.total,
+            queries: queries.map((q) => q.text),
+            stageUsage: stageUsage.total,
+          };
+          request.context.set(ContextKeys.RETRIEVED_DOCUMENTS, retrieval);
+          this.settings.onRetrieved?.(retrieval);
+          const fallback: Augmentation = { prompt: question };
+          return firstOr(this.augmenter.augment(original, documents, stage), fallback).pipe(
+            concatMap((augmentation) =>
+              this.respond(request, chain, augmentation, documents, stageUsage),
+            ),
+          );
+        }),
+      );
+    });
+  }
+
+  private transform(query: Query, stage: RagStageContext): Observable<Query> {
+    return this.settings.queryTransformers.reduce<Observable<Query>>(
+      (query$, transformer) =>
+        query$.pipe(concatMap((q) => firstOr(transformer.transform(q, stage), q))),
+      from([query]),
+    );
+  }
+
+  private expand(query: Query, stage: RagStageContext): Observable<readonly Query[]> {
+    const expander = this.settings.queryExpander;
+    if (expander === undefined) return from([[query]]);
+    return expander
+      .expand(query, stage)
+      .pipe(
+        map((queries) =>
+          queries.length === 0 ? [query] : queries.slice(0, this.settings.maxQueries),
+        ),
+      );
+  }
+
+  private retrieveAll(
+    queries: readonly Query[],
+    stage: RagStageContext,
+  ): Observable<RetrievedDocuments[]> {
+    const jobs = queries.flatMap((query) =>
+      this.settings.documentRetrievers.map((retriever, index) => ({ query, retriever, index })),
+    );
+    return from(jobs).pipe(
+      mergeMap(
+        ({ query, retriever, index }, position) =>
+          firstOr(retriever.retrieve(query, stage), []).pipe(
+            map((documents) => ({ position, result: { query, retriever: index, documents } })),
+          ),
+        this.settings.maxConcurrency,
+      ),
+      toArray(),
+      // Results arrive as retrievals finish; the joiner gets them in query, retriever order.
+      map((done) => done.sort((a, b) => a.position - b.position).map((d) => d.result)),
+    );
+  }
+
+  private respond(
+    request: ChatRequest,
+    chain: AdvisorChain,
+    augmentation: Augmentation,
+    documents: readonly ScoredDocument[],
+    stageUsage: UsageAccumulator,
+  ): Observable<ChatChunk> {
+    const first: ChatChunk[] = [];
+    if (stageUsage.size > 0) first.push({ type: 'usage', usage: stageUsage.total });
+    first.push(...sourceChunks(documents, this.settings.emitSources));
+    if ('answer' in augmentation) {
+      return from<ChatChunk[]>([
+        ...first,
+        { type: 'text-delta', text: augmentation.answer },
+        { type: 'finish', reason: 'stop' },
+      ]);
+    }
+    const answer$ = chain.next(
+      request.withMessages(withLastUser(request.messages, augmentation.prompt)),
+    );
+    return first.length === 0 ? answer$ : concat(from(first), answer$);
+  }
+}
+
+/** The first value of a stage, or `fallback` when it completes without one. */
+function firstOr<T>(stage$: Observable<T>, fallback: T): Observable<T> {
+  return stage$.pipe(take(1), defaultIfEmpty(fallback));
+}
+
+/** The messages before the last user message, system messages left out. */
+function historyBefore(messages: readonly Message[]): Message[] {
+  const last = messages.map((m) => m.role).lastIndexOf('user');
+  return messages.slice(0, Math.max(0, last)).filter((m) => m.role !== 'system');
+}
+
+function withLastUser(messages: readonly Message[], content: string): Message[] {
+  const last = messages.map((m) => m.role).lastIndexOf('user');
+  // The message's other parts (images, files) stay; only its text is replaced.
+  return messages.map((m, i) => (i === last ? ({ ...m, content } as Message) : m));
+}
