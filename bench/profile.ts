@@ -14,6 +14,12 @@ async function main(): Promise<void> {
   const runs: Record<string, [() => Promise<unknown>, number, string]> = {
     w1: [stream(textFixture(100_000), Number(arg)), 100_000, 'ns/chunk'],
     w2: [loop(Number(arg === '5' ? 100 : arg)), Number(arg === '5' ? 100 : arg), 'ns/round'],
+    // W2 with the asynchronous zod tool (rows `tool: 'async-zod'`).
+    w2a: [
+      loop(Number(arg === '5' ? 100 : arg), 'async'),
+      Number(arg === '5' ? 100 : arg),
+      'ns/round',
+    ],
     w4: [first(), 1, 'ns/call'],
     w5: [full(jsonFixture(10_000)), 10_000, 'ns/chunk'],
     w5r: [fullLoop(20), 20, 'ns/round'],
@@ -34,9 +40,9 @@ async function main(): Promise<void> {
 function stream(fixture: ReturnType<typeof textFixture>, advisors: number) {
   return async () => check(await rxAdvisorsAdapter.stream(fixture, advisors), fixture.text);
 }
-function loop(rounds: number) {
+function loop(rounds: number, kind: 'sync' | 'async' = 'sync') {
   const fixture = textFixture(20);
-  return async () => check(await rxAdvisorsAdapter.toolLoop(rounds, fixture), fixture.text);
+  return async () => check(await rxAdvisorsAdapter.toolLoop(rounds, fixture, kind), fixture.text);
 }
 function first() {
   const fixture = textFixture(10);

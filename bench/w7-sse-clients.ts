@@ -6,6 +6,7 @@
 // performance.timeOrigin + performance.now()).
 // Messages (IPC): in `run` {port, n, deltas, ramp}; out `done` {p50, p99, max, delivered, problems}.
 import { connect } from 'node:net';
+import { setPriority } from 'node:os';
 import { STAMP } from './adapters/w7-paced-ticker.js';
 
 export interface W7ClientRun {
@@ -145,6 +146,11 @@ async function run({ port, n, deltas, ramp }: W7ClientRun): Promise<W7ClientRepo
     cpuMs: (user + system) / 1000,
   };
 }
+
+// W7_PRIORITY=-10: run this process at that scheduling priority (a shared, loaded machine
+// otherwise starves it; see docs/performance.md, W7). Only with the rights to raise it.
+const priority = process.env['W7_PRIORITY'];
+if (priority !== undefined && priority !== '') setPriority(Number(priority));
 
 process.on('message', (message: W7ClientRun | { type: 'stop' }) => {
   if (message.type === 'stop') {

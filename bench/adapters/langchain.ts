@@ -1,11 +1,6 @@
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import {
-  AIMessageChunk,
-  HumanMessage,
-  type BaseMessage,
-  type ToolMessage,
-} from '@langchain/core/messages';
+import { AIMessageChunk, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { RunnablePassthrough, RunnableSequence, type Runnable } from '@langchain/core/runnables';
 import { tool } from '@langchain/core/tools';
@@ -155,9 +150,9 @@ export const langchainAdapter: BenchAdapter = {
       if (calls.length === 0) return text;
       for (const call of calls) {
         const input = { ...call, type: 'tool_call' as const };
-        const result =
-          kind === 'sync' ? await noopTool.invoke(input) : await asyncNoopTool.invoke(input);
-        messages.push(result as unknown as ToolMessage);
+        messages.push(
+          kind === 'sync' ? await noopTool.invoke(input) : await asyncNoopTool.invoke(input),
+        );
       }
     }
   },

@@ -52,7 +52,10 @@ export const w7AiSdkAdapter: SseServerAdapter = {
       },
     });
     return (_req, res) => {
-      streamText({ model, prompt: 'Hi' }).pipeUIMessageStreamToResponse(res);
+      // Its Promise settles when the response ended; errors are the bench's to see.
+      streamText({ model, prompt: 'Hi' })
+        .pipeUIMessageStreamToResponse(res)
+        .catch((error: unknown) => console.error('W7 ai-sdk', error));
     };
   },
 };

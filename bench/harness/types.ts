@@ -1,11 +1,6 @@
 /** The frameworks every workload runs through. */
 export type Framework =
-  | 'rx-advisors'
-  | 'ai-sdk'
-  | 'langchain'
-  | 'floor-rxjs'
-  | 'floor-asyncgen'
-  | 'floor-http';
+  'rx-advisors' | 'ai-sdk' | 'langchain' | 'floor-rxjs' | 'floor-asyncgen' | 'floor-http';
 
 /** The metrics of `bench/results.json`. */
 export type Metric =

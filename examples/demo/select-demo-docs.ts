@@ -30,13 +30,14 @@ const OPENAI_THRESHOLD = 0.3;
  * ```ts
  * const docs = await selectDemoDocs({ env: { DEMO_DOCS: 'off' } }); // undefined
  * ```
- * @param options The environment (default `process.env`).
+ * @param options The environment (default `process.env`) and OpenAI's base URL.
  * @returns The documents, or `undefined` with `DEMO_DOCS=off`.
  */
 export async function selectDemoDocs(
-  options: { env?: DemoDocsEnv } = {},
+  options: { env?: DemoDocsEnv; openAiBaseURL?: string } = {},
 ): Promise<DemoDocs | undefined> {
-  const { env = process.env } = options;
+  // openAiBaseURL: where OpenAI embeddings go (tests point it at a loopback server).
+  const { env = process.env, openAiBaseURL = 'https://api.openai.com/v1' } = options;
   const setting = env.DEMO_DOCS ?? '';
   if (setting.toLowerCase() === 'off') return undefined;
   const dir = setting === '' ? undefined : setting;
@@ -49,7 +50,11 @@ export async function selectDemoDocs(
       import('openai'),
       import('../../lib/providers/openai/index.js'),
     ]);
-    const client = new OpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: 'https://api.openai.com/v1' });
+    const client = new OpenAI({
+      apiKey: env.OPENAI_API_KEY,
+      baseURL: openAiBaseURL,
+      maxRetries: 0,
+    });
     embeddingModel = new OpenAiEmbeddingModel({ client, model: modelName });
     embeddingDescription = `OpenAI embeddings (${modelName})`;
   } else {

@@ -79,8 +79,9 @@ const ROUNDS_KEY = 'rx-advisors.promptCache.rounds';
 /**
  * Asks the provider to cache the prompt where it pays: after the system prompt, after the
  * tool definitions, and at the end of the conversation, a breakpoint that moves with each
- * tool-loop round so round 2 reads the prefix round 1 wrote (`ChatOptions.promptCache`,
- * mapped by the AI SDK bridge to Anthropic `cache_control` and OpenAI's cache key). After
+ * tool-loop round so round 2 reads the prefix round 1 wrote (`ChatOptions.promptCache`:
+ * Anthropic `cache_control` from `AnthropicChatModel` and the AI SDK bridge, OpenAI's
+ * `prompt_cache_key` from `OpenAiChatModel` and the bridge). After
  * each round it reports the cache reads and writes the provider counted (`onRound`, and
  * {@link PromptCachingAdvisor.rounds} of the call's context). Chunks pass unchanged.
  *

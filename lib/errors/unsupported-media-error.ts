@@ -20,7 +20,7 @@ const MARKER = Symbol.for('rx-advisors.error.UnsupportedMediaError');
  * ```
  */
 export class UnsupportedMediaError extends RxAdvisorsError {
-  /** The adapter that refused the part (`'openai-chat'`, `'openai-responses'`, `'anthropic'`, `'ai-sdk'`, or `'memory'`). */
+  /** The adapter that refused the part: `'openai-chat-completions'`, `'openai-responses'`, `'anthropic'`, or the AI SDK bridge's provider name. */
   readonly provider: string;
   /** The part's media type as given. */
   readonly mediaType: string;

@@ -3,7 +3,7 @@ import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { ContextKeys } from '../advisor-api/context-keys.js';
 import { Order } from '../advisor-api/order.js';
 import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
-import type { ChatChunk, SourceChunk } from '../core/chat-chunk.js';
+import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { Message } from '../core/message.js';
 import type { Source } from '../core/source.js';
@@ -19,7 +19,7 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { ScoredDocument } from '../vector/document.js';
 import type { FilterExpression } from '../vector/filter-expression.js';
 import type { SearchRequest, VectorStore } from '../vector/vector-store.js';
-import { documentSource } from './document-source.js';
+import { EMIT_SOURCES_RULE, sourceChunks } from './source-chunks.js';
 
 /**
  * What {@link QuestionAnswerAdvisor} retrieved for one call.
@@ -123,10 +123,7 @@ const QA_RULES: OptionRules<QuestionAnswerAdvisorOptions> = {
   onNoDocuments: Rules.oneOf('ask-model', 'refuse'),
   noDocumentsAnswer: Rules.nonEmptyString,
   onRetrieved: Rules.func,
-  emitSources: Rules.custom(
-    'true, false or a function (document) => Source | undefined',
-    (value) => typeof value === 'boolean' || typeof value === 'function',
-  ),
+  emitSources: EMIT_SOURCES_RULE,
 };
 
 /**
@@ -219,21 +216,6 @@ export class QuestionAnswerAdvisor implements Advisor {
       );
     });
   }
-}
-
-/** The `source` chunks of the retrieved documents, or none when `emitSources` is off. */
-function sourceChunks(
-  documents: readonly ScoredDocument[],
-  emitSources: boolean | ((document: ScoredDocument) => Source | undefined),
-): SourceChunk[] {
-  if (emitSources === false) return [];
-  const toSource = emitSources === true ? documentSource : emitSources;
-  const chunks: SourceChunk[] = [];
-  for (const document of documents) {
-    const source = toSource(document);
-    if (source !== undefined) chunks.push({ type: 'source', ...source });
-  }
-  return chunks;
 }
 
 function augment(

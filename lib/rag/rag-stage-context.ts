@@ -9,9 +9,10 @@ import type { Usage } from '../core/usage.js';
  *
  * @example
  * ```ts
- * import { map } from 'rxjs';
- * import type { QueryTransformer } from 'rx-advisors';
+ * import { map, type Observable } from 'rxjs';
+ * import type { QueryTransformer, Usage } from 'rx-advisors';
  *
+ * declare function summarize(text: string): Observable<{ text: string; usage: Usage }>;
  * const expensive: QueryTransformer = {
  *   transform: (query, stage) =>
  *     summarize(query.text).pipe(

@@ -349,5 +349,5 @@ function historyBefore(messages: readonly Message[]): Message[] {
 function withLastUser(messages: readonly Message[], content: string): Message[] {
   const last = messages.map((m) => m.role).lastIndexOf('user');
   // The message's other parts (images, files) stay; only its text is replaced.
-  return messages.map((m, i) => (i === last ? ({ ...m, content } as Message) : m));
+  return messages.map((m, i) => (i === last ? { ...m, content } : m));
 }

@@ -65,7 +65,7 @@ export class VectorStoreDocumentRetriever implements DocumentRetriever {
   /** @param options The store and the search settings. */
   constructor(options: VectorStoreDocumentRetrieverOptions) {
     const resolved = withDefaults(
-      { searchRequest: {} as Omit<SearchRequest, 'query'> },
+      { searchRequest: {} },
       validateOptions(options ?? ({} as VectorStoreDocumentRetrieverOptions), RETRIEVER_RULES),
     );
     const { filter } = resolved.searchRequest;

@@ -20,7 +20,7 @@ const DOC: ScoredDocument = { id: 'd1', text: 'Refunds take 5 days.', metadata: 
 /** A retriever whose retrievals are the given cold Observables, in order. */
 function retrieverOf(...retrievals: Observable<readonly ScoredDocument[]>[]): DocumentRetriever {
   let call = 0;
-  return { retrieve: () => retrievals[call++] as Observable<readonly ScoredDocument[]> };
+  return { retrieve: () => retrievals[call++] };
 }
 
 describe('RetrievalAugmentationAdvisor (marble)', () => {

@@ -128,10 +128,12 @@ describe('tool progress and streamed tool input (marble)', () => {
       const search$ = cold('      -a--b|', { a: 'half', b: 'done' });
       const round2 = cold('           -(xf|)', { x: text('Done.'), f: finish('stop') });
       const model = MockChatModel.fromStreams([round1, round2]);
-      expectObservable(loop$(model, [streamTool('search', search$).tool])).toBe(
-        '-------(xmuf|)',
-        { x: text('Done.'), m: meta(2), u: total, f: finish('stop') },
-      );
+      expectObservable(loop$(model, [streamTool('search', search$).tool])).toBe('-------(xmuf|)', {
+        x: text('Done.'),
+        m: meta(2),
+        u: total,
+        f: finish('stop'),
+      });
       testScheduler.flush();
       expect(toolResultsSent(model, 2).map((m) => m.content)).toEqual(['done']);
     });

@@ -10,6 +10,11 @@ import { startDemoServer, type DemoServer } from '../../examples/demo/demo-serve
 import { OfflineDemoModel } from '../../examples/demo/offline-demo-model';
 import { OfflineEmbeddingModel, offlineVector } from '../../examples/demo/offline-embedding-model';
 import { selectDemoDocs } from '../../examples/demo/select-demo-docs';
+import {
+  startReplayServer,
+  type ReplayServer,
+  type Reply,
+} from '../providers/support/replay-server';
 import { FIXED_NOW, fetchJson, postChat, tempDataDir } from './demo-test-kit';
 
 const offlineDocs = (): Promise<DemoDocs> =>
@@ -142,6 +147,82 @@ describe('demo document loading', () => {
     const empty = mkdtempSync(join(tmpdir(), 'rx-demo-docs-'));
     await expect(selectDemoDocs({ env: { DEMO_DOCS: empty } })).rejects.toThrow(
       `Loading the demo documents failed (offline word-hash embeddings): No .md or .txt files in ${empty}. Start without them with DEMO_DOCS=off.`,
+    );
+  });
+});
+
+describe('demo documents with OPENAI_API_KEY', () => {
+  let server: ReplayServer;
+  beforeEach(async () => {
+    server = await startReplayServer();
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  /** An embeddings endpoint answering with the offline vectors (deterministic, meaningful). */
+  const embeddings: Reply = {
+    kind: 'echo',
+    status: 200,
+    json: (request) => {
+      const input = request.body.input as string[];
+      const base64 = request.body.encoding_format === 'base64';
+      return {
+        object: 'list',
+        model: request.body.model as string,
+        data: input.map((text, index) => {
+          const vector = offlineVector(text);
+          return {
+            object: 'embedding',
+            index,
+            embedding: base64
+              ? Buffer.from(new Float32Array(vector).buffer).toString('base64')
+              : vector,
+          };
+        }),
+        usage: { prompt_tokens: input.length, total_tokens: input.length },
+      };
+    },
+  };
+
+  it('embeds with OpenAiEmbeddingModel (the real openai client) and searches with it', async () => {
+    server.enqueue(embeddings, embeddings);
+    const docs = await selectDemoDocs({
+      env: { OPENAI_API_KEY: 'sk-demo-test', OPENAI_EMBEDDING_MODEL: 'text-embedding-3-large' },
+      openAiBaseURL: `${server.url}/v1`,
+    });
+    expect(docs?.description).toMatch(/, OpenAI embeddings \(text-embedding-3-large\)$/);
+    expect(docs?.similarityThreshold).toBe(0.3);
+    expect(server.requests[0]?.path).toBe('/v1/embeddings');
+    expect(server.requests[0]?.body.model).toBe('text-embedding-3-large');
+    expect(server.requests[0]?.body.input).toHaveLength(6);
+    const found = await lastValueFrom(
+      docs!.vectorStore.similaritySearch({ query: 'How does the Stop button work?', topK: 1 }),
+    );
+    expect(found.documents.map((d) => d.id)).toEqual(['resume']);
+  });
+
+  it('uses offline embeddings when OPENAI_BASE_URL names another server', async () => {
+    const docs = await selectDemoDocs({
+      env: { OPENAI_API_KEY: 'key-of-a-compatible-server', OPENAI_BASE_URL: server.url },
+    });
+    expect(docs?.description).toMatch(/offline word-hash embeddings$/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('stops with a clear error (and the way out) when the embeddings fail', async () => {
+    server.enqueue({
+      kind: 'json',
+      status: 401,
+      json: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } },
+    });
+    await expect(
+      selectDemoDocs({
+        env: { OPENAI_API_KEY: 'sk-demo-test' },
+        openAiBaseURL: `${server.url}/v1`,
+      }),
+    ).rejects.toThrow(
+      /^Loading the demo documents failed \(OpenAI embeddings \(text-embedding-3-small\)\): .*401.* Start without them with DEMO_DOCS=off\.$/,
     );
   });
 });

@@ -42,6 +42,33 @@ describeWith(plan)('PostgresChatMemoryRepository', () => {
       new PostgresChatMemoryRepository({ pool, tableName: tableName(), maxMediaBytes }),
   );
 
+  it('adds the media column to a table created before media were stored', async () => {
+    const table = tableName();
+    // The previous version's schema, with one stored message.
+    await pool.query(`CREATE TABLE "${table}" (
+      conversation_id TEXT NOT NULL, position INTEGER NOT NULL,
+      role TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),
+      content TEXT NOT NULL, tool_calls JSONB, reasoning JSONB, tool_call_id TEXT,
+      tool_name TEXT, is_error BOOLEAN, created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+      PRIMARY KEY (conversation_id, position))`);
+    await pool.query(
+      `INSERT INTO "${table}" (conversation_id, position, role, content) VALUES ('old', 0, 'user', 'before')`,
+    );
+    const repository = new PostgresChatMemoryRepository({ pool, tableName: table });
+    expect(await repository.findByConversationId('old')).toEqual([
+      { role: 'user', content: 'before' },
+    ]);
+    const withImage: Message[] = [
+      {
+        role: 'user',
+        content: 'now',
+        media: [{ mediaType: 'image/png', data: { base64: 'iVBORw0KGgo=' } }],
+      },
+    ];
+    await repository.saveAll('new', withImage);
+    expect(await repository.findByConversationId('new')).toEqual(withImage);
+  });
+
   it('keeps every turn whole and in each writer order when two processes append to one conversation at once', async () => {
     const table = tableName();
     await new PostgresChatMemoryRepository({ pool, tableName: table }).findConversationIds();

@@ -482,6 +482,22 @@ describe('RetrievalAugmentationAdvisor: bad input gets a typed error and calls n
     expect(model.requests).toHaveLength(0);
   });
 
+  it('takes name and order (default Order.QUESTION_ANSWER)', () => {
+    const retriever = { retrieve: () => of([]) };
+    const rag = new RetrievalAugmentationAdvisor({
+      documentRetrievers: [retriever],
+      name: 'rag',
+      order: 3,
+    });
+    expect([rag.name, rag.order]).toEqual(['rag', 3]);
+    expect(new RetrievalAugmentationAdvisor({ documentRetrievers: [retriever] }).order).toBe(
+      RetrievalAugmentationAdvisor.DEFAULT_ORDER,
+    );
+    expect(
+      () => new RetrievalAugmentationAdvisor({ documentRetrievers: [retriever], name: '' }),
+    ).toThrow(InvalidOptionsError);
+  });
+
   it('validates its options and the stages', () => {
     const ok = { retrieve: () => of([]) };
     const bad: unknown[] = [

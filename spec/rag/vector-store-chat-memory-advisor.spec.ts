@@ -204,6 +204,32 @@ describe('VectorStoreChatMemoryAdvisor', () => {
     );
   });
 
+  it('an unsubscribed call stores the user message only, in the background', async () => {
+    const model = MockChatModel.script([{ text: 'never finishes', delay: 60_000 }]);
+    const { store, memory, client } = setup({}, model);
+    const subscription = client
+      .prompt('refund 7')
+      .advisorParams({ conversationId: 'c1' })
+      .stream()
+      .chunks()
+      .subscribe();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    subscription.unsubscribe();
+    await memory.flush();
+    expect((await store.all('c1')).map((d) => d.text)).toEqual(['refund 7']);
+  });
+
+  it('takes name and order; an empty name is an InvalidOptionsError', () => {
+    const vectorStore = new LoggingStore();
+    const order = Order.CHAT_MEMORY + 5;
+    const named = new VectorStoreChatMemoryAdvisor({ vectorStore, name: 'long-term', order });
+    expect([named.name, named.order]).toEqual(['long-term', order]);
+    expect(new VectorStoreChatMemoryAdvisor({ vectorStore }).order).toBe(Order.CHAT_MEMORY);
+    expect(() => new VectorStoreChatMemoryAdvisor({ vectorStore, name: '' })).toThrow(
+      InvalidOptionsError,
+    );
+  });
+
   it('validates its options', () => {
     const vectorStore = new LoggingStore();
     const bad: unknown[] = [

@@ -3,8 +3,14 @@
 // useChat runs): the tool input shows while the model types it, an Observable tool's values
 // show as preliminary output, then the final output; the model sees only the final value.
 import { createServer, type Server } from 'node:http';
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
-import { concat, finalize, interval, map, Observable, of, timer, type Observable as Obs } from 'rxjs';
+import {
+  parseJsonEventStream,
+  readUIMessageStream,
+  uiMessageChunkSchema,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
+import { concat, finalize, interval, map, of, timer, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { ChatClient } from '../../lib/client/chat-client';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
@@ -15,17 +21,18 @@ import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import { tool } from '../../lib/tools/tool-fn';
 import { close, listen } from './support/sse-test-kit';
 
-function uiServer(next: () => Obs<ChatChunk>): Server {
+function uiServer(next: () => Observable<ChatChunk>): Server {
   return createServer((req, res) => {
     req.resume();
-    req.on('end', () => pipeToNodeResponse(next(), res, { protocol: 'ai-sdk-ui', heartbeat: false }));
+    req.on('end', () =>
+      pipeToNodeResponse(next(), res, { protocol: 'ai-sdk-ui', heartbeat: false }),
+    );
   });
 }
 
 /** The UI message chunks of one POST, parsed by the `ai` package's own SSE parsing. */
 async function post(url: string, signal?: AbortSignal): Promise<ReadableStream<UIMessageChunk>> {
   const response = await fetch(url, { method: 'POST', body: '{}', signal: signal ?? null });
-  const { parseJsonEventStream, uiMessageChunkSchema } = await import('ai');
   return parseJsonEventStream({ stream: response.body!, schema: uiMessageChunkSchema }).pipeThrough(
     new TransformStream({
       transform(part, controller) {
@@ -56,8 +63,7 @@ async function toolPartStates(
   for await (const snapshot of readUIMessageStream({ stream: tapped })) {
     message = snapshot;
     const part = snapshot.parts.find((p) => p.type === 'tool-search') as
-      | (ToolPartSnapshot & { type: string })
-      | undefined;
+      (ToolPartSnapshot & { type: string }) | undefined;
     if (part === undefined) continue;
     const copy: ToolPartSnapshot = { state: part.state };
     if (part.input !== undefined) copy.input = structuredClone(part.input);
@@ -125,17 +131,24 @@ describe('ai-sdk-ui: tool progress and streamed tool input, read by the ai packa
         output: '2 hits so far',
         preliminary: true,
       },
-      { state: 'output-available', input: { query: 'refunds' }, output: '3 hits', preliminary: true },
+      {
+        state: 'output-available',
+        input: { query: 'refunds' },
+        output: '3 hits',
+        preliminary: true,
+      },
       { state: 'output-available', input: { query: 'refunds' }, output: '3 hits' },
     ]);
     const deltas = chunks.filter((c) => c.type === 'tool-input-delta');
     expect(deltas.length).toBeGreaterThan(1);
-    expect(deltas.map((c) => (c.type === 'tool-input-delta' ? c.inputTextDelta : '')).join('')).toBe(
-      '{"query":"refunds"}',
-    );
+    expect(
+      deltas.map((c) => (c.type === 'tool-input-delta' ? c.inputTextDelta : '')).join(''),
+    ).toBe('{"query":"refunds"}');
     // Every tool chunk comes before the next step starts.
     const types = chunks.map((c) => c.type);
-    expect(types.lastIndexOf('tool-output-available')).toBeLessThan(types.lastIndexOf('start-step'));
+    expect(types.lastIndexOf('tool-output-available')).toBeLessThan(
+      types.lastIndexOf('start-step'),
+    );
     expect(message.parts.at(-1)).toMatchObject({
       type: 'text',
       text: 'There are 3 pages about refunds.',
@@ -161,7 +174,9 @@ describe('ai-sdk-ui: tool progress and streamed tool input, read by the ai packa
         );
       },
     });
-    const model = MockChatModel.script([{ toolCalls: [{ id: 'c1', name: 'search', arguments: {} }] }]);
+    const model = MockChatModel.script([
+      { toolCalls: [{ id: 'c1', name: 'search', arguments: {} }] },
+    ]);
     const client = ChatClient.builder(model)
       .defaultAdvisors(new ToolCallingAdvisor({ emitToolEvents: true }))
       .defaultTools(watch)
@@ -189,6 +204,3 @@ describe('ai-sdk-ui: tool progress and streamed tool input, read by the ai packa
     expect(model.requests).toHaveLength(1);
   });
 });
-
-// `Observable` is imported for the type position of uiServer's callers only.
-void Observable;

@@ -6,6 +6,9 @@ import { UnsupportedMediaError } from '../../errors/unsupported-media-error.js';
 /** The marker of the AI SDK's `UnsupportedFunctionalityError` (checked without importing it). */
 const UNSUPPORTED_MARKER = Symbol.for('vercel.ai.error.AI_UnsupportedFunctionalityError');
 
+/** What the provider packages' refusals of a prompt part say ("file part media type …"). */
+const MEDIA_WORDS = /\b(file|image|media|pdf|audio|video|document)s?\b/i;
+
 /**
  * Whether a message list has a media part given by URL (then the model's `supportedUrls`
  * is needed before the call).
@@ -22,8 +25,8 @@ export function hasUrlMedia(messages: readonly Message[]): boolean {
 /**
  * An `UnsupportedMediaError` for what a provider package throws while it converts the
  * prompt, before any HTTP request, when it cannot take a part (`@ai-sdk/mistral`: "Only
- * images and PDF file parts are supported"): an `UnsupportedFunctionalityError` on a
- * request that carries media. The error names every media type of the request, since the
+ * images and PDF file parts are supported"): an `UnsupportedFunctionalityError` about a
+ * file, image or media part, on a request that carries media. The error names every media type of the request, since the
  * provider does not say which part it refused. `undefined` for any other error.
  * @param error What the call failed with (a ProviderError whose cause is the package's error).
  * @param request The request.
@@ -50,8 +53,9 @@ export function refusedMedia(
   }
   if (types.size === 0) return undefined;
   const functionality = (cause as { functionality?: unknown }).functionality;
-  const reason =
-    typeof functionality === 'string' ? functionality : 'the provider package refused a part';
+  // Other refusals (a JSON schema feature, a setting) stay ProviderErrors.
+  if (typeof functionality !== 'string' || !MEDIA_WORDS.test(functionality)) return undefined;
+  const reason = functionality;
   return new UnsupportedMediaError({
     provider,
     mediaType: [...types].join(', '),

@@ -7,6 +7,7 @@ import {
   type OptionRules,
 } from '../../core/validate-options.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
+import { VectorDimensionError } from '../../errors/vector-dimension-error.js';
 import { VectorStoreError, type VectorStoreOperation } from '../../errors/vector-store-error.js';
 import { checkDocument, isMetadataValue } from '../check-document.js';
 import type { Document, MetadataValue, ScoredDocument } from '../document.js';
@@ -192,7 +193,15 @@ export class SqliteVectorStore implements VectorStore {
       return embedChecked(this.embeddingModel, [query], tables.dimensions).pipe(
         map(({ embeddings, usage }) =>
           this.run('search', () => {
-            const winners = nearestDocuments(tables, embeddings[0] ?? [], {
+            const vector = embeddings[0] ?? [];
+            tables.refresh();
+            if (tables.dimensions !== undefined && vector.length !== tables.dimensions) {
+              throw new VectorDimensionError({
+                expected: tables.dimensions,
+                actual: vector.length,
+              });
+            }
+            const winners = nearestDocuments(tables, vector, {
               topK,
               similarityThreshold,
               filter: sqlFilter,

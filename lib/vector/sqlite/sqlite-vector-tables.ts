@@ -34,6 +34,7 @@ export class SqliteVectorTables {
   indexed: boolean;
   private readonly documents: string;
   private readonly vectors: string;
+  private readonly vectorsName: string;
   private readonly statementCache = new Map<string, BetterSqlite3.Statement>();
 
   /**
@@ -49,7 +50,8 @@ export class SqliteVectorTables {
     dimensions: number | undefined,
   ) {
     this.documents = `"${table}"`;
-    this.vectors = `"${table}_vectors"`;
+    this.vectorsName = `${table}_vectors`;
+    this.vectors = `"${this.vectorsName}"`;
     loadExtension(db, table);
     if (!db.memory && !db.readonly) db.pragma('journal_mode = WAL');
     db.exec(
@@ -61,7 +63,7 @@ export class SqliteVectorTables {
         zero_vector INTEGER NOT NULL
       )`,
     );
-    const stored = storedDimensions(db, `${table}_vectors`);
+    const stored = storedDimensions(db, this.vectorsName);
     if (stored !== undefined && dimensions !== undefined && stored !== dimensions) {
       throw new VectorDimensionError({ expected: stored, actual: dimensions });
     }
@@ -76,16 +78,24 @@ export class SqliteVectorTables {
    * @param vectors Their embeddings, checked against the dimensions.
    */
   write(documents: readonly Document[], vectors: readonly (readonly number[])[]): void {
-    const dimensions = this.dimensions ?? vectors[0]?.length ?? 0;
     const upsert = this.statement(
       `INSERT INTO ${this.documents} (id, text, metadata, zero_vector) VALUES (?, ?, jsonb(?), ?)
        ON CONFLICT (id) DO UPDATE SET text = excluded.text, metadata = excluded.metadata,
          zero_vector = excluded.zero_vector
        RETURNING row_id`,
     );
-    this.db
+    const dimensions = this.db
       .transaction(() => {
-        this.createVectorTable(dimensions);
+        // Checked again inside the write lock: another store (or process) may have created
+        // the vector table since these vectors were embedded.
+        this.refresh();
+        const expected = this.dimensions ?? vectors[0]?.length ?? 0;
+        for (const vector of vectors) {
+          if (vector.length !== expected) {
+            throw new VectorDimensionError({ expected, actual: vector.length });
+          }
+        }
+        this.createVectorTable(expected);
         const removeVector = this.statement(`DELETE FROM ${this.vectors} WHERE rowid = ?`);
         const insertVector = this.statement(
           `INSERT INTO ${this.vectors} (rowid, embedding) VALUES (?, ?)`,
@@ -104,9 +114,19 @@ export class SqliteVectorTables {
           // kept out of the index and scores 0, as in memory.
           if (!zero) insertVector.run(BigInt(rowId), Float32Array.from(vector));
         });
+        return expected;
       })
       .immediate();
     this.dimensions = dimensions;
+    this.indexed = true;
+  }
+
+  /** Reads the vector table's dimensions when another connection created it meanwhile. */
+  refresh(): void {
+    if (this.indexed) return;
+    const stored = storedDimensions(this.db, this.vectorsName);
+    if (stored === undefined) return;
+    this.dimensions = stored;
     this.indexed = true;
   }
 

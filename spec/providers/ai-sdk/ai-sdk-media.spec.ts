@@ -110,6 +110,19 @@ describe('AiSdkChatModel: images and files', () => {
     expect(error.reason).toMatch(/Only images and PDF/);
   });
 
+  it('keeps a package refusal that is not about media a ProviderError', async () => {
+    const request = userMediaRequest([imageBytes]).withOptions({
+      responseFormat: {
+        type: 'json-schema',
+        schema: { type: 'object', properties: { kind: { enum: [1, 'a'] } } },
+      },
+    });
+    const error = await failure(googleModel(server).stream(request));
+    expect(UnsupportedMediaError.isInstance(error)).toBe(false);
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/enum/i);
+  });
+
   it('@ai-sdk/mistral 2.x (V2): tool-result media go as V2 `media` items; a URL is refused', async () => {
     const body = await sentBody(
       mistralV2Model(server),

@@ -74,6 +74,13 @@ describe('AnthropicChatModel: images and documents', () => {
     ]);
   });
 
+  it('sends no empty text block when a message is media only', async () => {
+    const body = await sentBody(userMediaRequest([imageByUrl], ''));
+    expect(body.messages[0].content).toEqual([
+      { type: 'image', source: { type: 'url', url: IMAGE_URL } },
+    ]);
+  });
+
   it('sends a tool result with media as tool_result content blocks', async () => {
     const body = await sentBody(toolMediaRequest([imageBytes]));
     expect(body.messages.at(-1)).toEqual({

@@ -50,6 +50,11 @@ export const GOOGLE_TARGET: ProviderTarget = {
   wireResponseSchema: (body: WireJson): WireJson => body.generationConfig.responseSchema,
   wireToolNames: (body: WireJson) =>
     (body.tools[0].functionDeclarations as { name: string }[]).map((tool) => tool.name),
+  wireInlineImage: (body: WireJson): string =>
+    String(
+      body.contents.at(-1).parts.find((part: WireJson) => part.inlineData !== undefined).inlineData
+        .data,
+    ),
 };
 
 /** Mistral through `@ai-sdk/mistral` 3.x (LanguageModelV3), recorded streams. */
@@ -84,6 +89,10 @@ export const MISTRAL_TARGET: ProviderTarget = {
   wireResponseSchema: (body: WireJson): WireJson => body.response_format.json_schema.schema,
   wireToolNames: (body: WireJson) =>
     (body.tools as { function: { name: string } }[]).map((tool) => tool.function.name),
+  wireInlineImage: (body: WireJson): string =>
+    String(
+      body.messages.at(-1).content.find((part: WireJson) => part.type === 'image_url').image_url,
+    ),
 };
 
 /** The same recordings through `@ai-sdk/mistral` 2.x (LanguageModelV2). */

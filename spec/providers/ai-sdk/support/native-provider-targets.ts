@@ -71,6 +71,11 @@ export const OPENAI_CHAT_TARGET: ProviderTarget = {
   wireResponseSchema: (body: WireJson): WireJson => body.response_format.json_schema.schema,
   wireToolNames: (body: WireJson) =>
     (body.tools as { function: { name: string } }[]).map((tool) => tool.function.name),
+  wireInlineImage: (body: WireJson): string =>
+    String(
+      body.messages.at(-1).content.find((part: WireJson) => part.type === 'image_url').image_url
+        .url,
+    ),
 };
 
 /** `AnthropicChatModel` over the official `@anthropic-ai/sdk`. */
@@ -117,6 +122,10 @@ export const ANTHROPIC_TARGET: ProviderTarget = {
     header(request, 'x-api-key') ?? header(request, 'authorization')?.replace(/^Bearer /, ''),
   wireResponseSchema: (body: WireJson): WireJson => body.output_config.format.schema,
   wireToolNames: (body: WireJson) => (body.tools as { name: string }[]).map((tool) => tool.name),
+  wireInlineImage: (body: WireJson): string =>
+    String(
+      body.messages.at(-1).content.find((block: WireJson) => block.type === 'image').source.data,
+    ),
 };
 
 /** One recorded Responses API call (a file may hold several, one per tool-loop round). */
@@ -160,6 +169,10 @@ export const OPENAI_RESPONSES_TARGET: ProviderTarget = {
   },
   wireResponseSchema: (body: WireJson): WireJson => body.text.format.schema,
   wireToolNames: (body: WireJson) => (body.tools as { name: string }[]).map((tool) => tool.name),
+  wireInlineImage: (body: WireJson): string =>
+    String(
+      body.input.at(-1).content.find((part: WireJson) => part.type === 'input_image').image_url,
+    ),
 };
 
 /** The native adapters that run the shared cases. */

@@ -9,6 +9,7 @@ import { ChatRequest } from '../../../../lib/core/chat-request.js';
 import type { Usage } from '../../../../lib/core/usage.js';
 import { ProviderError } from '../../../../lib/errors/provider-error.js';
 import { ProviderIdleTimeoutError } from '../../../../lib/errors/provider-idle-timeout-error.js';
+import { UnsupportedMediaError } from '../../../../lib/errors/unsupported-media-error.js';
 import { tool } from '../../../../lib/tools/tool-fn.js';
 import type {
   RecordedRequest,
@@ -44,6 +45,8 @@ export interface ProviderTarget {
   wireResponseSchema(body: WireJson): WireJson;
   /** The tool names the wire body offers. */
   wireToolNames(body: WireJson): string[];
+  /** The inline image of the last user message as the wire body carries it (base64 or a data URL). */
+  wireInlineImage(body: WireJson): string;
 }
 
 /** One case: it runs against a target whose server starts empty for it. */
@@ -238,6 +241,45 @@ export const PROVIDER_CASES: readonly ProviderCase[] = [
       ]);
       await collect(target.model(server).stream(request));
       expect(target.wireToolNames(server.requests[0].body)).toEqual(['weather']);
+    },
+  },
+  {
+    name: 'sends an inline image of a user message',
+    async run(target, server) {
+      server.enqueue(target.text.reply());
+      const png = 'iVBORw0KGgo=';
+      const request = ChatRequest.create({
+        messages: [
+          {
+            role: 'user',
+            content: 'What is this?',
+            media: [
+              {
+                mediaType: 'image/png',
+                data: { bytes: new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]) },
+              },
+            ],
+          },
+        ],
+      });
+      await collect(target.model(server).stream(request));
+      const wire = target.wireInlineImage(server.requests[0].body);
+      expect([png, `data:image/png;base64,${png}`]).toContain(wire);
+      expect(JSON.stringify(server.requests[0].body)).toContain('What is this?');
+    },
+  },
+  {
+    name: 'refuses a malformed media part with an UnsupportedMediaError, sending nothing',
+    async run(target, server) {
+      const request = ChatRequest.create({
+        messages: [
+          { role: 'user', content: 'Hi', media: [{ mediaType: 'png', data: { base64: 'AAAA' } }] },
+        ],
+      });
+      const error = await failure(target.model(server).stream(request));
+      expect(UnsupportedMediaError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ mediaType: 'png', role: 'user' });
+      expect(server.requests).toHaveLength(0);
     },
   },
 ];
