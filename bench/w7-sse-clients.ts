@@ -33,6 +33,8 @@ export interface W7ClientReport {
 
 const now = (): number => performance.timeOrigin + performance.now();
 
+const DEBUG = process.env['W7_DEBUG'] !== undefined;
+const debug: [number, number, number][] = [];
 const REQUEST = 'GET /api/chat HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n';
 
 /**
@@ -91,6 +93,7 @@ function answer(
         if (Number(match[1]) !== expected) fail(`delta ${match[1]} where ${expected} was due`);
         expected++;
         latencies[cursor.at++] = at - Number(match[2]);
+        if (DEBUG) debug.push([Number(match[1]), at - Number(match[2]), Number(match[2])]);
       }
       if (!finished && frames.includes('"type":"finish"')) finished = true;
       if (frames.includes('data: [DONE]\n\n')) done = true;
@@ -131,6 +134,19 @@ async function run({ port, n, deltas, ramp }: W7ClientRun): Promise<W7ClientRepo
   });
   const delivered = (await Promise.all(answers)).reduce((a, b) => a + b, 0);
   const { user, system } = process.cpuUsage(cpu);
+  if (DEBUG) {
+    const t0 = Math.min(...debug.map((d) => d[2]));
+    const bySecond = new Map<number, number[]>();
+    for (const [, latency, due] of debug) {
+      const second = Math.floor((due - t0) / 1000);
+      bySecond.set(second, [...(bySecond.get(second) ?? []), latency]);
+    }
+    for (const [second, values] of [...bySecond].sort((a, b) => a[0] - b[0])) {
+      values.sort((a, b) => a - b);
+      console.error(`  due +${second}s: ${values.length} deltas, p50 ${values[values.length >> 1].toFixed(1)} ms, max ${values[values.length - 1].toFixed(1)} ms`);
+    }
+    debug.length = 0;
+  }
   const sorted = latencies.subarray(0, cursor.at).sort();
   const quantile = (p: number): number =>
     sorted.length === 0

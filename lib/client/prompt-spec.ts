@@ -5,6 +5,7 @@ import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatOptions } from '../core/chat-options.js';
 import { ChatRequest } from '../core/chat-request.js';
 import type { Message } from '../core/message.js';
+import type { MediaPart } from '../core/media-part.js';
 import type { Tool } from '../core/tool.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { uniqueTools } from '../tools/unique-tools.js';
@@ -18,6 +19,7 @@ interface PromptState {
   readonly system: string | undefined;
   readonly messages: readonly Message[];
   readonly user: string | undefined;
+  readonly userMedia: readonly MediaPart[];
   readonly tools: readonly Tool[];
   readonly toolNames: readonly string[];
   readonly toolContext: Readonly<Record<string, unknown>>;
@@ -30,6 +32,7 @@ const EMPTY: PromptState = {
   system: undefined,
   messages: [],
   user: undefined,
+  userMedia: [],
   tools: [],
   toolNames: [],
   toolContext: {},
@@ -71,12 +74,25 @@ export class PromptSpec {
   }
 
   /**
-   * Sets the user text of this call.
+   * Sets the user text of this call, with images or files when the model takes them
+   * (`UserMessage.media`; an adapter refuses a part its provider cannot take with an
+   * `UnsupportedMediaError` before the request is sent).
+   * @example
+   * ```ts partial
+   * client
+   *   .prompt()
+   *   .user('What is in this picture?', [
+   *     { mediaType: 'image/png', data: { url: 'https://example.com/cat.png' } },
+   *   ])
+   *   .call()
+   *   .content();
+   * ```
    * @param text The user's message.
+   * @param media Images and files sent with it (replaces those of an earlier `user()`).
    * @returns A new spec.
    */
-  user(text: string): PromptSpec {
-    return this.with({ user: text });
+  user(text: string, media: readonly MediaPart[] = []): PromptSpec {
+    return this.with({ user: text, userMedia: media });
   }
 
   /**
@@ -183,7 +199,13 @@ export class PromptSpec {
     const system = state.system ?? defaults.system;
     if (system !== undefined) messages.push({ role: 'system', content: system });
     messages.push(...state.messages);
-    if (state.user !== undefined) messages.push({ role: 'user', content: state.user });
+    if (state.user !== undefined) {
+      messages.push(
+        state.userMedia.length === 0
+          ? { role: 'user', content: state.user }
+          : { role: 'user', content: state.user, media: [...state.userMedia] },
+      );
+    }
     return ChatRequest.create({
       messages,
       options: { ...defaults.options, ...state.options },

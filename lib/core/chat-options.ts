@@ -40,7 +40,8 @@ export interface ChatOptions {
   /**
    * Prompt caching: where a provider that caches by explicit breakpoints marks the prompt,
    * and the cache key of providers that route by one (set by `PromptCachingAdvisor`).
-   * Mapped by the AI SDK bridge; see docs/providers.md.
+   * Mapped by the native Anthropic and OpenAI adapters and by the AI SDK bridge; see
+   * docs/providers.md.
    */
   promptCache?: PromptCacheOptions;
   /** Provider-specific request fields, merged into the request body unchanged. */

@@ -40,7 +40,17 @@ export type ToolApprovalPredicate<TArgs> = {
   check(args: TArgs, context: ToolContext): boolean | PromiseLike<boolean>;
 }['check'];
 
-/** What `execute` may return: a value, a Promise or an Observable (its last value counts). */
+/**
+ * What `execute` may return: a value, a Promise or an Observable. An Observable's last
+ * value is the result the model sees; with the loop's `emitToolEvents`, every value also
+ * goes to the client as it comes, as a preliminary `tool-result` (progress).
+ * @example
+ * ```ts
+ * import { interval, map, take } from 'rxjs';
+ * import type { ToolOutput } from 'rx-advisors';
+ * const progress: ToolOutput<string> = interval(100).pipe(take(3), map((n) => `step ${n + 1} of 3`));
+ * ```
+ */
 export type ToolOutput<TResult> = TResult | Promise<TResult> | Observable<TResult>;
 
 /**

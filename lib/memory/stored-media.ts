@@ -1,6 +1,7 @@
 import {
   base64FromBytes,
   bytesFromBase64,
+  isBase64Text,
   type MediaData,
   type MediaPart,
 } from '../core/media-part.js';
@@ -109,6 +110,7 @@ function base64Size(text: string): number {
 }
 
 function decodeBase64(text: string): Uint8Array | undefined {
+  if (!isBase64Text(text)) return undefined;
   try {
     return bytesFromBase64(text);
   } catch {

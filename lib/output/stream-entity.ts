@@ -29,7 +29,9 @@ export type DeepPartial<T> = T extends readonly (infer U)[]
  * the validated entity (an `EntityParseError` when it does not match). A `retry` chunk
  * starts over: the next partial belongs to the new attempt. This is what
  * `stream().entity(schema)` does. Partials are previews: they may repeat, and strings and
- * numbers may still grow; only the last value is validated. Previews are as safe to merge
+ * numbers may still grow; only the last value is validated. Up to 1 KB of JSON every
+ * change is shown; past it, one preview per 1/128 of growth (the work per delta stays
+ * constant, see docs/structured-output.md). Previews are as safe to merge
  * as the final value: no own `__proto__` key, escaped or not.
  *
  * ```

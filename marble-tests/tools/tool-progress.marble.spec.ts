@@ -7,6 +7,7 @@ import { ChatRequest } from '../../lib/core/chat-request';
 import type { ToolMessage } from '../../lib/core/message';
 import type { Tool } from '../../lib/core/tool.js';
 import { MockChatModel } from '../../lib/testing/mock-chat-model';
+import { executeToolCalls } from '../../lib/tools/execute-tool-calls';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import type { ToolCallingAdvisorOptions } from '../../lib/tools/tool-calling-advisor-options';
 import { tool } from '../../lib/tools/tool-fn';
@@ -266,6 +267,19 @@ describe('tool progress and streamed tool input (marble)', () => {
       expectObservable(loop).toBe('s(ce)p(rt)(omuf|)', expected);
       // Subscribed once the first loop is over, so the model's script runs in order.
       expectObservable(loop, `${later}^`).toBe(`${later}s(ce)p(rt)(omuf|)`, expected);
+    });
+  });
+
+  it('executeToolCalls (the manual loop) emits only the results, the last value of each', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const search$ = cold('-a-b|', { a: 'half', b: 'done' });
+      const results$ = executeToolCalls({
+        toolCalls: [{ id: 'c1', name: 'search', arguments: '{}' }],
+        tools: [streamTool('search', search$).tool],
+      });
+      expectObservable(results$).toBe('----(r|)', {
+        r: [{ role: 'tool', toolCallId: 'c1', name: 'search', content: 'done' }],
+      });
     });
   });
 

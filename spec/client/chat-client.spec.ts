@@ -44,6 +44,19 @@ describe('ChatClient', () => {
     expect(request.options).toEqual({ temperature: 0.2, maxTokens: 5 });
   });
 
+  it('sends images and files given to user() on the user message', async () => {
+    const model = MockChatModel.script([{ text: 'a cat' }, { text: 'no picture' }]);
+    const client = ChatClient.builder(model).build();
+    const photo = { mediaType: 'image/png', data: { base64: 'iVBORw0KGgo=' } } as const;
+    const spec = client.prompt().user('What is this?', [photo]);
+    await lastValueFrom(spec.call().content());
+    await lastValueFrom(spec.user('And now?').call().content());
+    expect(model.requests[0].messages).toEqual([
+      { role: 'user', content: 'What is this?', media: [photo] },
+    ]);
+    expect(model.requests[1].messages).toEqual([{ role: 'user', content: 'And now?' }]);
+  });
+
   it('lets a call replace the default system text', async () => {
     const model = MockChatModel.script([{ text: 'ok' }]);
     const client = ChatClient.builder(model).defaultSystem('default').build();

@@ -111,6 +111,23 @@ describe('SqliteVectorStore', () => {
     });
   });
 
+  it('sees the vector table another connection created, and its dimensions', async () => {
+    const file = join(dir, 'two.db');
+    const other = new VocabularyEmbeddingModel();
+    const first = new SqliteVectorStore({ database: database(file), embeddingModel: other });
+    const model = new VocabularyEmbeddingModel();
+    const second = new SqliteVectorStore({ database: database(file), embeddingModel: model });
+    expect(await search(second, 'tea')).toEqual([]); // opened while empty
+    await lastValueFrom(first.add([{ id: 'a', text: 'green tea', metadata: {} }]));
+    expect((await search(second, 'tea')).map((d) => d.id)).toEqual(['a']);
+    model.extraDimensions = 2;
+    const error = await lastValueFrom(second.add([{ id: 'b', text: 'tea', metadata: {} }])).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(VectorDimensionError);
+    expect(error).toMatchObject({ expected: 6, actual: 8 });
+  });
+
   it('shares one database with the SQLite chat memory', async () => {
     const db = database(join(dir, 'shared.db'));
     const memory = new SqliteChatMemoryRepository({ database: db });

@@ -2,7 +2,8 @@ import type { ChatOptions } from '../../core/chat-options.js';
 
 /**
  * The options of one call: the model's defaults under the request's own, with both
- * `extra` records merged (the request's fields win).
+ * `extra` records and both `promptCache` objects merged field by field (the request's
+ * fields win: a model-level cache `key` survives a request that only sets breakpoints).
  *
  * @example
  * ```ts
@@ -20,6 +21,9 @@ export function mergeOptions(defaults: ChatOptions | undefined, options: ChatOpt
   const merged: ChatOptions = { ...defaults, ...options };
   if (defaults.extra !== undefined && options.extra !== undefined) {
     merged.extra = { ...defaults.extra, ...options.extra };
+  }
+  if (defaults.promptCache !== undefined && options.promptCache !== undefined) {
+    merged.promptCache = { ...defaults.promptCache, ...options.promptCache };
   }
   return merged;
 }

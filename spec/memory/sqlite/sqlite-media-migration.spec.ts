@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { Message } from '../../../lib/index';
+import { ChatMemoryError, type Message } from '../../../lib/index';
 import { SqliteChatMemoryRepository } from '../../../lib/memory/sqlite/index';
 
 describe('SqliteChatMemoryRepository: a table from before media were stored', () => {
@@ -32,6 +32,19 @@ describe('SqliteChatMemoryRepository: a table from before media were stored', ()
     ];
     await repository.saveAll('new', withImage);
     expect(await repository.findByConversationId('new')).toEqual(withImage);
+    database.close();
+  });
+
+  it('reads a damaged media column as a ChatMemoryError, not as garbage bytes', async () => {
+    const database = new Database(':memory:');
+    const repository = new SqliteChatMemoryRepository({ database });
+    await repository.saveAll('c', [{ role: 'user', content: 'x' }]);
+    database
+      .prepare(`UPDATE rx_advisors_chat_memory SET media = ? WHERE conversation_id = 'c'`)
+      .run('[{"mediaType":"image/png","bytes":"@@ not base64 @@"}]');
+    const error: unknown = await repository.findByConversationId('c').catch((e: unknown) => e);
+    expect(ChatMemoryError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('malformed media JSON');
     database.close();
   });
 

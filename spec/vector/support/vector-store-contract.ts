@@ -61,6 +61,12 @@ export function describeVectorStoreContract(name: string, create: VectorStoreFac
     it('keeps only documents at least as similar as the threshold', async () => {
       expect(await ids('refund', { similarityThreshold: 0.5 })).toEqual(['r1', 'r2']);
       expect(await ids('refund', { similarityThreshold: 1 })).toEqual(['r1']);
+      expect(
+        await ids('refund', { similarityThreshold: 0.5, filter: 'year <= 2020', topK: 6 }),
+      ).toEqual(['r2']);
+      expect(await ids('refund', { similarityThreshold: -1, filter: "topic == 'drinks'" })).toEqual(
+        ['t1', 't2'],
+      );
     });
 
     it('filters by metadata, text or parsed', async () => {
