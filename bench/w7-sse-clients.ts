@@ -135,15 +135,19 @@ async function run({ port, n, deltas, ramp }: W7ClientRun): Promise<W7ClientRepo
   const delivered = (await Promise.all(answers)).reduce((a, b) => a + b, 0);
   const { user, system } = process.cpuUsage(cpu);
   if (DEBUG) {
-    const t0 = Math.min(...debug.map((d) => d[2]));
+    const t0 = debug.reduce((min, d) => Math.min(min, d[2]), Infinity);
     const bySecond = new Map<number, number[]>();
     for (const [, latency, due] of debug) {
       const second = Math.floor((due - t0) / 1000);
-      bySecond.set(second, [...(bySecond.get(second) ?? []), latency]);
+      const values = bySecond.get(second);
+      if (values === undefined) bySecond.set(second, [latency]);
+      else values.push(latency);
     }
     for (const [second, values] of [...bySecond].sort((a, b) => a[0] - b[0])) {
       values.sort((a, b) => a - b);
-      console.error(`  due +${second}s: ${values.length} deltas, p50 ${values[values.length >> 1].toFixed(1)} ms, max ${values[values.length - 1].toFixed(1)} ms`);
+      console.error(
+        `  due +${second}s: ${values.length} deltas, p50 ${values[values.length >> 1].toFixed(1)} ms, max ${values[values.length - 1].toFixed(1)} ms`,
+      );
     }
     debug.length = 0;
   }

@@ -6,6 +6,7 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setPriority } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { w7Adapter } from './adapters/w7-adapters.js';
 import { PacedTicker } from './adapters/w7-paced-ticker.js';
 
@@ -106,6 +107,20 @@ function main(): void {
       });
       listener(req, res);
     };
+    if (process.env['W7_DEBUG'] !== undefined) {
+      const loop = monitorEventLoopDelay({ resolution: 5 });
+      loop.enable();
+      let last = cpuMs();
+      const timer = setInterval(() => {
+        const cpu = cpuMs();
+        console.error(
+          `  server: ${ticker.active} active, loop delay p50 ${(loop.percentile(50) / 1e6).toFixed(1)} max ${(loop.max / 1e6).toFixed(1)} ms, cpu ${(cpu - last).toFixed(0)} ms/s`,
+        );
+        last = cpu;
+        loop.reset();
+        if (ticker.active === 0 && served >= n) clearInterval(timer);
+      }, 1000);
+    }
     send({ type: 'armed' });
   });
   process.once('disconnect', () => process.exit(0));

@@ -121,6 +121,7 @@ export type { ToolLookup } from './client/tool-lookup.js';
 
 // Tools and the tool loop
 export type { Tool, ToolApprovalPredicate, ToolContext, ToolOutput } from './core/tool.js';
+export type { ToolResultContent } from './core/tool-result-content.js';
 export { tool, type ToolOptions } from './tools/tool-fn.js';
 export type { ToolParameters } from './tools/tool-parameters.js';
 export { ToolRegistry, type ToolRegistryOptions } from './tools/tool-registry.js';

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { ToolDefinition } from './tool-definition.js';
+import type { ToolResultContent } from './tool-result-content.js';
 
 /**
  * What a running tool receives besides its arguments.
@@ -77,8 +78,11 @@ export interface Tool<TArgs = unknown, TResult = unknown> extends ToolDefinition
   parseArguments(text: string): TArgs;
   /** Runs the tool on validated arguments. */
   execute(args: TArgs, context: ToolContext): ToolOutput<TResult>;
-  /** Turns the tool's result into the text the model sees. */
-  convertResult(result: TResult): string;
+  /**
+   * Turns the tool's result into what the model sees: text, or text with images and files
+   * ({@link ToolResultContent}).
+   */
+  convertResult(result: TResult): string | ToolResultContent;
   /**
    * Milliseconds (RxJS time) the tool may run before it is cancelled with a
    * `ToolTimeoutError`; `undefined` falls back to the loop's `toolTimeout`.

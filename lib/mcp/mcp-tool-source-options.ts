@@ -136,6 +136,15 @@ export interface McpToolSourceOptions {
   maxCallTime?: number;
   /** The longest result text (characters) a tool may return. Default 1 000 000. */
   maxResultLength?: number;
+  /**
+   * `'attach'` (default): images, audio and embedded blob resources of a result reach the
+   * model as media of the tool result (docs/mcp.md, "Images, audio and files"); the
+   * adapter refuses what its provider cannot take (OpenAI Chat Completions takes none).
+   * `'describe'`: they stay short bracketed references in the text.
+   */
+  resultMedia?: 'attach' | 'describe';
+  /** The most decoded bytes of media one result may attach. Default 5 MiB (5 242 880). */
+  maxResultMediaBytes?: number;
   /** The most tools one server may list. Default 1 000. */
   maxTools?: number;
   /** Re-list the tools when the server sends `notifications/tools/list_changed`. Default `true`. */
@@ -158,6 +167,8 @@ export const MCP_TOOL_SOURCE_DEFAULTS = Object.freeze({
   requestTimeout: 60_000,
   maxCallTime: 600_000,
   maxResultLength: 1_000_000,
+  resultMedia: 'attach' as 'attach' | 'describe',
+  maxResultMediaBytes: 5 * 1024 * 1024,
   maxTools: 1_000,
   watchListChanged: true,
   clientInfo: Object.freeze({ name: 'rx-advisors', version: '0' }),
@@ -178,6 +189,11 @@ const RULES: OptionRules<McpToolSourceOptions> = {
   requestTimeout: Rules.positive,
   maxCallTime: Rules.positive,
   maxResultLength: Rules.integer(1),
+  resultMedia: Rules.custom(
+    "'attach' or 'describe'",
+    (value) => value === 'attach' || value === 'describe',
+  ),
+  maxResultMediaBytes: Rules.integer(1),
   maxTools: Rules.integer(1),
   watchListChanged: Rules.boolean,
 };

@@ -1,10 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Tool, ToolContext } from '../core/tool.js';
+import type { ToolResultContent } from '../core/tool-result-content.js';
 import { withoutMetaSchema } from '../schema/schema-validator.js';
 import { tool } from '../tools/tool-fn.js';
 import type { McpConnection } from './mcp-connection.js';
-import { mcpResultText } from './mcp-result-text.js';
+import { mcpResultContent } from './mcp-result-content.js';
 import type {
   McpProgressEvent,
   McpToolInfo,
@@ -16,7 +17,7 @@ export type McpToolCall = (
   args: unknown,
   context: ToolContext,
   onProgress: (event: McpProgressEvent) => void,
-) => Promise<string>;
+) => Promise<ToolResultContent>;
 
 const calls = new WeakMap<Tool, McpToolCall>();
 
@@ -32,7 +33,7 @@ export function mcpToolCallOf(tool: Tool): McpToolCall | undefined {
  * A `Tool` that calls one MCP server tool: the server's input schema validates the
  * arguments before the request is sent, the context's signal cancels the request
  * (the SDK then sends `notifications/cancelled`), the marked context values travel in
- * `_meta`, and the result becomes text (see `mcpResultText`).
+ * `_meta`, and the result becomes text and media (see `mcpResultContent`).
  * @internal
  */
 export function createMcpTool(
@@ -46,7 +47,7 @@ export function createMcpTool(
     args: unknown,
     context: ToolContext,
     onProgress?: (event: McpProgressEvent) => void,
-  ): Promise<string> => {
+  ): Promise<ToolResultContent> => {
     const client = await connection.client();
     const listeners = [options.onProgress, onProgress].filter((f) => f !== undefined);
     const notify =
@@ -60,17 +61,21 @@ export function createMcpTool(
         throw error;
       },
     );
-    return mcpResultText(result, {
+    return mcpResultContent(result, {
       toolName: info.name,
       hasOutputSchema,
       maxResultLength: options.maxResultLength,
+      resultMedia: options.resultMedia,
+      maxResultMediaBytes: options.maxResultMediaBytes,
     });
   };
-  const made = tool<unknown, string>({
+  const made = tool<unknown, ToolResultContent>({
     name,
     description: info.description ?? info.title ?? '',
     parameters: withoutMetaSchema(info.inputSchema) as never,
     execute: (args: unknown, context: ToolContext) => call(args, context),
+    // The result is already text and media (`mcpResultContent`).
+    resultConverter: (content) => content,
   });
   calls.set(made, call);
   return made;

@@ -11,11 +11,13 @@ import {
   takeUntil,
   tap,
   throwError,
+  timeout,
   timer,
   type Observable,
 } from 'rxjs';
 import type { ToolCall } from '../core/message.js';
 import type { Tool } from '../core/tool.js';
+import type { ToolResultContent } from '../core/tool-result-content.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
 import {
@@ -23,7 +25,7 @@ import {
   preliminaryResult,
   timeLimitOf,
   toolMessage,
-  toText,
+  toResult,
   type ToolCallEvent,
 } from './tool-call-results.js';
 import type { ToolExecution } from './tool-execution.js';
@@ -77,18 +79,23 @@ export function observableToolResult(
         ),
       ),
     );
-    const events$ =
-      execution.emitProgress === true
-        ? withProgress(values$, tool, call)
-        : values$.pipe(
-            takeLast(1),
-            defaultIfEmpty(undefined),
-            map((value) => toolMessage(call, toText(tool, call, value))),
-          );
     const limit = timeLimitOf(tool, execution);
-    return (limit === undefined ? events$ : within(events$, limit, tool, call)).pipe(
-      catchError((error: unknown) => of(failure(error, call, execution))),
-    );
+    let events$: Observable<ToolCallEvent>;
+    if (execution.emitProgress === true) {
+      events$ = withProgress(values$, tool, call);
+      if (limit !== undefined) events$ = within(events$, limit, tool, call);
+    } else {
+      // One value, at the end: a limit on the first value is a limit on the whole run.
+      const last$ = values$.pipe(takeLast(1), defaultIfEmpty(undefined));
+      events$ = (
+        limit === undefined
+          ? last$
+          : last$.pipe(
+              timeout({ first: limit, with: () => throwError(timedOut(limit, tool, call)) }),
+            )
+      ).pipe(map((value) => toolMessage(call, toResult(tool, call, value))));
+    }
+    return events$.pipe(catchError((error: unknown) => of(failure(error, call, execution))));
   });
 }
 
@@ -99,10 +106,10 @@ function withProgress(
   call: ToolCall,
 ): Observable<ToolCallEvent> {
   return defer(() => {
-    let last: string | undefined;
+    let last: ToolResultContent | undefined;
     return concat(
-      values$.pipe(map((value) => preliminaryResult(call, (last = toText(tool, call, value))))),
-      defer(() => of(toolMessage(call, last ?? toText(tool, call, undefined)))),
+      values$.pipe(map((value) => preliminaryResult(call, (last = toResult(tool, call, value))))),
+      defer(() => of(toolMessage(call, last ?? toResult(tool, call, undefined)))),
     );
   });
 }
@@ -122,14 +129,12 @@ function within(
     let late = false;
     return concat(
       events$.pipe(takeUntil(timer(limit).pipe(tap(() => (late = true))))),
-      defer(() =>
-        late
-          ? throwError(
-              () =>
-                new ToolTimeoutError({ toolName: tool.name, toolCallId: call.id, timeout: limit }),
-            )
-          : EMPTY,
-      ),
+      defer(() => (late ? throwError(timedOut(limit, tool, call)) : EMPTY)),
     );
   });
+}
+
+/** The error of a tool past its time limit. */
+function timedOut(limit: number, tool: Tool, call: ToolCall): () => ToolTimeoutError {
+  return () => new ToolTimeoutError({ toolName: tool.name, toolCallId: call.id, timeout: limit });
 }

@@ -3,7 +3,7 @@ import type { ToolCall, ToolMessage } from '../core/message.js';
 import type { Tool } from '../core/tool.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
-import { failure, timeLimitOf, toolMessage, toText } from './tool-call-results.js';
+import { failure, timeLimitOf, toolMessage, toResult } from './tool-call-results.js';
 import type { ToolExecution } from './tool-execution.js';
 
 /** How the tool's Promise settled (or that it timed out first). */
@@ -125,7 +125,7 @@ function messageOf(
 ): ToolMessage {
   try {
     if (!settled.ok) throw settled.error;
-    return toolMessage(call, toText(tool, call, settled.value));
+    return toolMessage(call, toResult(tool, call, settled.value));
   } catch (error) {
     return failure(error, call, execution);
   }

@@ -6,7 +6,7 @@ import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { ToolNotFoundError } from '../errors/tool-not-found-error.js';
 import { observableToolResult } from './observable-tool-result.js';
 import { promiseToolResult } from './promise-tool-result.js';
-import { failure, toolMessage, toText, type ToolCallEvent } from './tool-call-results.js';
+import { failure, toolMessage, toResult, type ToolCallEvent } from './tool-call-results.js';
 import type { ToolExecution } from './tool-execution.js';
 
 /**
@@ -65,7 +65,7 @@ export function startToolCall(
     if (isPromiseLike(output)) {
       return promiseToolResult(output, tool, call, execution, () => controller?.abort());
     }
-    return toolMessage(call, toText(tool, call, output));
+    return toolMessage(call, toResult(tool, call, output));
   } catch (error) {
     return failure(error, call, execution);
   }

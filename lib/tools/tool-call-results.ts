@@ -1,7 +1,10 @@
 import type { ToolResultChunk } from '../core/chat-chunk.js';
+import { checkMediaPart, type MediaPart } from '../core/media-part.js';
 import type { ToolCall, ToolMessage } from '../core/message.js';
 import type { Tool } from '../core/tool.js';
+import type { ToolResultContent } from '../core/tool-result-content.js';
 import { ToolResultError } from '../errors/tool-result-error.js';
+import { UnsupportedMediaError } from '../errors/unsupported-media-error.js';
 import type { ToolExecution } from './tool-execution.js';
 
 /**
@@ -18,18 +21,34 @@ export type ToolCallEvent = ToolMessage | ToolResultChunk;
 export const isToolMessage = (event: ToolCallEvent): event is ToolMessage =>
   (event as ToolMessage).role === 'tool';
 
-/** @internal */
-export function toolMessage(call: ToolCall, content: string): ToolMessage {
-  return { role: 'tool', toolCallId: call.id, name: call.name, content };
+/**
+ * The message the model sees for a converted result (`media` only when there is some).
+ * @internal
+ */
+export function toolMessage(call: ToolCall, result: ToolResultContent): ToolMessage {
+  const message: ToolMessage = {
+    role: 'tool',
+    toolCallId: call.id,
+    name: call.name,
+    content: result.content,
+  };
+  if (result.media !== undefined && result.media.length > 0) message.media = result.media;
+  return message;
 }
 
 /**
  * An intermediate value of an Observable tool as a preliminary `tool-result` chunk: the
- * client sees it, the model never does.
+ * client sees it (its text only), the model never does.
  * @internal
  */
-export function preliminaryResult(call: ToolCall, content: string): ToolResultChunk {
-  return { type: 'tool-result', id: call.id, name: call.name, content, preliminary: true };
+export function preliminaryResult(call: ToolCall, result: ToolResultContent): ToolResultChunk {
+  return {
+    type: 'tool-result',
+    id: call.id,
+    name: call.name,
+    content: result.content,
+    preliminary: true,
+  };
 }
 
 /**
@@ -48,27 +67,64 @@ export function failure(error: unknown, call: ToolCall, execution: ToolExecution
 }
 
 /**
- * A tool's value as the text the model sees; a converter that gives no string is a
- * `ToolResultError`.
+ * A tool's value as what the model sees: its converter's text, or its text and media. A
+ * converter that throws or gives anything else (no string `content`, `media` that is not
+ * an array of well-formed parts) is a `ToolResultError`, which the model sees as an error
+ * result instead of the whole request failing in the adapter.
  * @internal
  */
-export function toText(tool: Tool, call: ToolCall, result: unknown): string {
-  let content: unknown;
+export function toResult(tool: Tool, call: ToolCall, result: unknown): ToolResultContent {
+  let converted: unknown;
   try {
-    content = tool.convertResult(result);
+    converted = tool.convertResult(result);
   } catch (error) {
-    throw new ToolResultError({
-      toolName: tool.name,
-      toolCallId: call.id,
-      received: 'an error',
-      cause: error,
-    });
+    throw resultError(tool, call, 'an error', error);
   }
-  if (typeof content === 'string') return content;
-  throw new ToolResultError({
+  if (typeof converted === 'string') return { content: converted };
+  if (typeof converted !== 'object' || converted === null) {
+    throw resultError(tool, call, converted === null ? 'null' : typeof converted);
+  }
+  const { content, media } = converted as { content?: unknown; media?: unknown };
+  if (typeof content !== 'string') {
+    throw resultError(tool, call, 'an object whose "content" is not a string');
+  }
+  if (media === undefined) return { content };
+  if (!Array.isArray(media)) {
+    throw resultError(tool, call, 'an object whose "media" is not an array');
+  }
+  return { content, media: checkedMedia(media as readonly MediaPart[], tool, call) };
+}
+
+/** A copy of the parts, each checked as the adapters check it. */
+function checkedMedia(media: readonly MediaPart[], tool: Tool, call: ToolCall): MediaPart[] {
+  const copy = media.slice();
+  copy.forEach((part, index) => {
+    try {
+      checkMediaPart(part, { provider: 'the tool loop', role: 'tool' });
+    } catch (error) {
+      const reason = UnsupportedMediaError.isInstance(error) ? error.reason : String(error);
+      throw resultError(
+        tool,
+        call,
+        `media part ${index} that is not well formed: ${reason}`,
+        error,
+      );
+    }
+  });
+  return copy;
+}
+
+function resultError(
+  tool: Tool,
+  call: ToolCall,
+  received: string,
+  cause?: unknown,
+): ToolResultError {
+  return new ToolResultError({
     toolName: tool.name,
     toolCallId: call.id,
-    received: content === null ? 'null' : typeof content,
+    received,
+    ...(cause === undefined ? {} : { cause }),
   });
 }
 

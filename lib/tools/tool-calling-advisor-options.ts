@@ -68,7 +68,11 @@ export interface ToolCallingAdvisorOptions {
   eligibility?: ToolEligibility;
   /** Send every earlier round to the model (default `true`); `false`: system + tool results only. */
   conversationHistory?: boolean;
-  /** Also emit `round-start`/`round-end`, `tool-call` and `tool-result` chunks outbound; default `false`. */
+  /**
+   * Also emit, for UIs: `round-start`/`round-end`, the `tool-call-delta` chunks as the
+   * model types the arguments, `tool-call`, each value of an Observable tool as a
+   * preliminary `tool-result` (`preliminary: true`), and `tool-result`; default `false`.
+   */
   emitToolEvents?: boolean;
   /** `report` (default): a failed tool becomes an `isError` result; `throw`: the stream fails. */
   onToolError?: ToolErrorPolicy;

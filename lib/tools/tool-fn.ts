@@ -3,6 +3,7 @@ import type { JsonSchema } from '../core/tool-definition.js';
 import { Rules, validateOptions, type OptionRules } from '../core/validate-options.js';
 import type { FromJsonSchema } from '../schema/from-json-schema.js';
 import type { Tool, ToolContext, ToolOutput } from '../core/tool.js';
+import type { ToolResultContent } from '../core/tool-result-content.js';
 import type { SchemaLimits } from '../schema/schema-limits.js';
 import type { ZodLikeSchema } from '../schema/zod-like-schema.js';
 import { createArgumentsParser } from './tool-parameters.js';
@@ -32,8 +33,11 @@ export interface ToolOptions<TArgs, TResult, TParameters> {
   execute: (args: TArgs, context: ToolContext) => ToolOutput<TResult>;
   /** When every tool of a round is return-direct, their results are the answer. Default `false`. */
   returnDirect?: boolean;
-  /** The text the model sees; default: strings as they are, anything else `JSON.stringify`. */
-  resultConverter?: (result: TResult) => string;
+  /**
+   * What the model sees: text, or `{ content, media }` to send images and files with it
+   * (see `ToolResultContent`). Default: strings as they are, anything else `JSON.stringify`.
+   */
+  resultConverter?: (result: TResult) => string | ToolResultContent;
   /** Milliseconds (RxJS time) before the tool is cancelled with a `ToolTimeoutError`. */
   timeout?: number;
   /**
@@ -75,6 +79,7 @@ const TOOL_RULES = {
       (value) => typeof value === 'function',
     ),
   ),
+  resultConverter: Rules.func,
   timeout: Rules.custom(
     'a positive number of milliseconds',
     (value) => typeof value === 'number' && value > 0,

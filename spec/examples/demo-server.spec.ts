@@ -82,6 +82,7 @@ describe('demo server', () => {
     const types = exchange.events.map((e) => e.event);
     expect(types.filter((t) => !['text-delta'].includes(t))).toEqual([
       'round-start',
+      'tool-call-delta',
       'tool-call',
       'round-end',
       'tool-result',

@@ -141,7 +141,9 @@ describe('MCP faults', () => {
       await expect(Promise.resolve(today.execute({}, context()))).rejects.toThrow(/Error POSTing/);
       const again = (await source.listTools()).find((t) => t.name === 'today')!;
 
-      await expect(Promise.resolve(again.execute({}, context()))).resolves.toBe('2026-12-01');
+      await expect(Promise.resolve(again.execute({}, context()))).resolves.toEqual({
+        content: '2026-12-01',
+      });
       expect(server.sessions()).toBe(2);
     } finally {
       await source.close();

@@ -98,20 +98,55 @@ describe('MCP tools over Streamable HTTP (a real SDK server on loopback)', () =>
     expect(model.requests).toHaveLength(0);
   });
 
-  it('turns results into text: output schema, isError, media, validation before sending', async () => {
+  it('turns results into text and media: output schema, isError, validation before sending', async () => {
     const tools = await sourceFor().listTools();
     const byName = (name: string) => tools.find((t) => t.name === name)!;
     const context = { values: {}, signal: new AbortController().signal, toolCallId: 'c', round: 1 };
 
-    await expect(byName('weather').execute({ city: 'Oslo' }, context)).resolves.toBe(
-      '{"city":"Oslo","celsius":21}',
-    );
+    await expect(byName('weather').execute({ city: 'Oslo' }, context)).resolves.toEqual({
+      content: '{"city":"Oslo","celsius":21}',
+    });
     await expect(byName('fail').execute({}, context)).rejects.toThrow('The database is down.');
-    await expect(byName('media').execute({}, context)).resolves.toBe(
-      'Here:\n[image: image/png, 5 bytes]\n[resource link: report file:///report.pdf (application/pdf)]',
-    );
+    await expect(byName('media').execute({}, context)).resolves.toEqual({
+      content:
+        'Here:\n[image: image/png, 5 bytes]\n[resource link: report file:///report.pdf (application/pdf)]',
+      media: [{ mediaType: 'image/png', data: { base64: 'aGVsbG8=' } }],
+    });
     expect(() => byName('usersRegisteredOn').parseArguments('{"date":"soon"}')).toThrow(/pattern/);
     expect(byName('usersRegisteredOn').inputSchema).not.toHaveProperty('$schema');
+  });
+
+  it('gives the model the image of a result as media, unless told to describe it', async () => {
+    const image = { mediaType: 'image/png', data: { base64: 'aGVsbG8=' } };
+    const text =
+      'Here:\n[image: image/png, 5 bytes]\n[resource link: report file:///report.pdf (application/pdf)]';
+    const roundTwo = async (options: {
+      resultMedia?: 'attach' | 'describe';
+      maxResultMediaBytes?: number;
+    }) => {
+      const model = MockChatModel.script([
+        { toolCalls: [{ name: 'media', arguments: {} }] },
+        { text: 'Seen.' },
+      ]);
+      const client = ChatClient.builder(model)
+        .defaultTools(...(await sourceFor(options).listTools()))
+        .build();
+      await lastValueFrom(client.prompt('Show me.').call().content());
+      return toolResults(model.requests[1]);
+    };
+
+    expect(await roundTwo({})).toEqual([
+      { role: 'tool', toolCallId: 'call_1_0', name: 'media', content: text, media: [image] },
+    ]);
+    expect(await roundTwo({ resultMedia: 'describe' })).toStrictEqual([
+      { role: 'tool', toolCallId: 'call_1_0', name: 'media', content: text },
+    ]);
+    const [tooBig] = await roundTwo({ maxResultMediaBytes: 4 });
+    expect(tooBig).toMatchObject({ isError: true });
+    expect(tooBig?.media).toBeUndefined();
+    expect(tooBig?.content).toMatch(
+      /5 bytes of images and files, more than maxResultMediaBytes \(4\)/,
+    );
   });
 
   it('gives the model an error result for isError and lets the loop go on', async () => {
