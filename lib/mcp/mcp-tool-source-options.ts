@@ -167,7 +167,7 @@ export const MCP_TOOL_SOURCE_DEFAULTS = Object.freeze({
   requestTimeout: 60_000,
   maxCallTime: 600_000,
   maxResultLength: 1_000_000,
-  resultMedia: 'attach' as 'attach' | 'describe',
+  resultMedia: 'attach',
   maxResultMediaBytes: 5 * 1024 * 1024,
   maxTools: 1_000,
   watchListChanged: true,

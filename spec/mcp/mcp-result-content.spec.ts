@@ -1,4 +1,5 @@
-import { McpToolError } from 'rx-advisors/mcp';
+import { InvalidOptionsError } from 'rx-advisors';
+import { McpToolError, McpToolSource } from 'rx-advisors/mcp';
 import { mcpResultContent } from '../../lib/mcp/mcp-result-content.js';
 
 const options = {
@@ -163,5 +164,18 @@ describe('mcpResultContent', () => {
     expect(errorOf({ content: [{ type: 'image', data: 'AAAA' }] }, attaching).reason).toBe(
       'malformed',
     );
+  });
+});
+
+describe('McpToolSource media options', () => {
+  it('rejects a resultMedia other than attach or describe, and a bad maxResultMediaBytes', () => {
+    const server = { url: 'http://127.0.0.1:1/mcp' };
+    expect(() => new McpToolSource({ server, resultMedia: 'inline' as 'attach' })).toThrow(
+      InvalidOptionsError,
+    );
+    expect(() => new McpToolSource({ server, maxResultMediaBytes: 0 })).toThrow(
+      /maxResultMediaBytes/,
+    );
+    expect(() => new McpToolSource({ server, resultMedia: 'describe' })).not.toThrow();
   });
 });

@@ -7,6 +7,7 @@ import type { MediaPart } from '../../lib/core/media-part';
 import type { ToolMessage } from '../../lib/core/message';
 import type { Tool } from '../../lib/core/tool';
 import type { ToolResultContent } from '../../lib/core/tool-result-content';
+import { InvalidOptionsError } from '../../lib/errors/invalid-options-error';
 import { ToolResultError } from '../../lib/errors/tool-result-error';
 import { MockChatModel } from '../../lib/testing/mock-chat-model';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
@@ -185,5 +186,18 @@ describe('tool results with images and files', () => {
       run(model, [screenshot({ content: 'later', media: [chart] }, () => Promise.resolve('shot'))]),
     );
     expect(toolMessages(model, 2)[0]).toMatchObject({ content: 'later', media: [chart] });
+  });
+
+  it('refuses a resultConverter that is not a function when the tool is made', () => {
+    const make = () =>
+      tool({
+        name: 'screenshot',
+        description: 'A screenshot',
+        parameters: {},
+        execute: () => 'shot',
+        resultConverter: 'media' as unknown as () => string,
+      });
+    expect(make).toThrow(InvalidOptionsError);
+    expect(make).toThrow(/resultConverter/);
   });
 });
