@@ -272,6 +272,16 @@ export {
   ReciprocalRankFusionDocumentJoiner,
   type ReciprocalRankFusionDocumentJoinerOptions,
 } from './rag/reciprocal-rank-fusion-document-joiner.js';
+export type { DocumentPostProcessor } from './rag/document-post-processor.js';
+export {
+  TopKDocumentPostProcessor,
+  type TopKDocumentPostProcessorOptions,
+} from './rag/top-k-document-post-processor.js';
+export {
+  ChatClientDocumentReranker,
+  DEFAULT_RERANK_TEMPLATE,
+  type ChatClientDocumentRerankerOptions,
+} from './rag/chat-client-document-reranker.js';
 export {
   ContextualQueryAugmenter,
   DEFAULT_CONTEXTUAL_TEMPLATE,

@@ -7,6 +7,7 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import {
   BasicTracerProvider,
+  BatchSpanProcessor,
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
@@ -20,15 +21,20 @@ export interface TelemetrySdk {
 
 /**
  * The real SDK, exporting to memory (the span exporter is drained after every run so
- * memory stays flat): a `SimpleSpanProcessor`, and a metric reader that never exports
- * during a run.
+ * memory stays flat): a `BatchSpanProcessor` with its defaults (`SimpleSpanProcessor`
+ * with `BENCH_OTEL_PROCESSOR=simple`), and a metric reader that never exports during a
+ * run.
  * @returns The providers and the span exporter.
  */
 export function telemetrySdk(): TelemetrySdk {
   const spans = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({
-    spanProcessors: [new SimpleSpanProcessor(spans)],
-  });
+  // The processor production uses by default; BENCH_OTEL_PROCESSOR=simple for the one the
+  // SDK documents for tests and debugging (it exports every span as it ends).
+  const processor =
+    process.env['BENCH_OTEL_PROCESSOR'] === 'simple'
+      ? new SimpleSpanProcessor(spans)
+      : new BatchSpanProcessor(spans);
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [processor] });
   const reader = new PeriodicExportingMetricReader({
     exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
     exportIntervalMillis: 3_600_000,

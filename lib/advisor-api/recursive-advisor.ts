@@ -25,6 +25,7 @@ import { UsageAccumulator } from '../core/usage-accumulator.js';
 import type { Usage } from '../core/usage.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { Advisor, AdvisorChain } from './advisor.js';
+import { noteModelCalls, takeModelCalls } from './model-calls-of-error.js';
 import { validateAdvisorIdentity } from './validate-advisor-identity.js';
 
 /**
@@ -129,8 +130,10 @@ class AttemptEnd {
  * Outbound: each attempt's chunks stream through as they come, except `usage`,
  * `metadata` and `finish`; before each further attempt a `retry` chunk
  * `{ type: 'retry', attempt, reason, advisor, delay? }` tells clients to drop what they showed;
- * the stream ends with one `metadata` (`rounds`: model calls over all attempts), one
- * `usage` (the total) and one `finish` (the last attempt's reason). State is per subscription.
+ * the stream ends with one `metadata` (`rounds`: model calls over all attempts, the
+ * failed ones included), one `usage` (the total) and one `finish` (the last attempt's
+ * reason). When it gives up on a failed attempt, the error it re-throws carries its model
+ * calls to a recursive advisor further out. State is per subscription.
  *
  * ```
  * attempt 1:  -a-f|                 a: text-delta, f: finish
@@ -221,7 +224,8 @@ export function recursiveAdvisor<TRun = undefined>(
               }),
             );
             const end$ = defer(() => {
-              rounds += attemptRounds ?? 1;
+              // A failed attempt sent no metadata: an advisor inside may have noted its count.
+              rounds += failed ? takeModelCalls(failure) : (attemptRounds ?? 1);
               const response = failed ? undefined : assembler.build();
               if (response !== undefined) finishReason = response.finishReason;
               const state: RecursionState = {
@@ -237,7 +241,10 @@ export function recursiveAdvisor<TRun = undefined>(
                 defaultIfEmpty(undefined),
                 mergeMap((decision) => {
                   const step = toStep(decision);
-                  if (step === undefined && failed) return throwError(() => failure);
+                  if (step === undefined && failed) {
+                    noteModelCalls(failure, rounds);
+                    return throwError(() => failure);
+                  }
                   return of(new AttemptEnd(step, attempt));
                 }),
               );

@@ -44,7 +44,10 @@ export interface LoggerAdvisorOptions {
   name?: string;
   /** Turns a request into what is logged; default: messages, options (secrets redacted), tool names. */
   formatRequest?: (request: ChatRequest) => unknown;
-  /** Turns the aggregated response into what is logged; default: the response itself. */
+  /**
+   * Turns the aggregated response (the partial one of a cancelled call) into what is
+   * logged; default: the response itself.
+   */
   formatResponse?: (response: ChatResponse) => unknown;
   /**
    * How deep the default request format copies the options: objects nested deeper are
@@ -79,7 +82,10 @@ const LOGGER_RULES: OptionRules<LoggerAdvisorOptions> = {
 
 /**
  * Logs each request and the aggregated response of each model call. Ordered inside the
- * tool loop by default, so it sees every round. Secrets never reach the log: option
+ * tool loop by default, so it sees every round. Every call gets exactly one final entry:
+ * `[name] response` (completed), `[name] error` (the error's message) or `[name] cancelled`
+ * (the caller unsubscribed first; the details are the response streamed so far, through
+ * `formatResponse`, finish reason `'other'`). Secrets never reach the log: option
  * fields whose names look like keys, tokens, secrets or headers are redacted at any
  * depth (cycles are logged as `'[circular]'`, objects past `maxDepth` as `'[truncated]'`),
  * and the SDK client (which holds the API key) is never part of a request. Message
@@ -117,8 +123,9 @@ export class LoggerAdvisor implements Advisor {
   }
 
   /**
-   * Logs the request, passes every chunk through unchanged, and logs the aggregated
-   * response when the stream completes.
+   * Logs the request, passes every chunk through unchanged, and logs one final entry: the
+   * aggregated response (`response`) when the stream completes, the error message (`error`)
+   * when it fails, or the response so far (`cancelled`) when the caller unsubscribes first.
    * @param request The request.
    * @param chain The rest of the chain.
    * @returns The downstream chunks, unchanged.
@@ -137,6 +144,9 @@ export class LoggerAdvisor implements Advisor {
               `[${this.name}] error`,
               error instanceof Error ? error.message : String(error),
             ),
+          // Only when the caller leaves before complete or error: what streamed until then.
+          unsubscribe: () =>
+            this.logger.info(`[${this.name}] cancelled`, this.formatResponse(assembler.build())),
         }),
       );
     });

@@ -14,7 +14,9 @@ import type { Message } from '../core/message.js';
  * Contract: `saveAll` replaces the conversation with `messages`, whole or not at all (one
  * transaction); `findByConversationId` returns the messages in the order they were saved
  * (an empty array for an unknown conversation) and copies the caller may change. Callers
- * (`MessageWindowChatMemory`) serialise the operations on one conversation.
+ * (`MessageWindowChatMemory`) serialise the operations on one conversation. The optional
+ * `update`, `append` and `findLast` let a memory work on a conversation without reading
+ * and rewriting all of it; a repository with only the four required methods works too.
  *
  * @example
  * ```ts partial
@@ -70,4 +72,35 @@ export interface ChatMemoryRepository {
    * @returns A Promise that resolves once the new content is durable.
    */
   update?(conversationId: string, change: (stored: Message[]) => readonly Message[]): Promise<void>;
+  /**
+   * Optional: adds `messages` after the conversation's last message and, with `keepLast`,
+   * trims it to a window, as ONE atomic step against every other writer. Its result is
+   * `saveAll(id, messageWindow([...stored, ...messages], keepLast))` (see docs/memory.md,
+   * "The repository contract"): when more than `keepLast` messages are stored, the oldest
+   * non-system messages go so that at most `keepLast` remain (system messages count, and
+   * are never dropped), and the kept part starts at the first user message at or after
+   * that cut, else at the first message that is not a tool result (else none is kept).
+   * Without `keepLast` nothing is dropped. `MessageWindowChatMemory` uses it when present,
+   * so that a turn costs its own messages and the ones it pushes out, not the whole
+   * conversation. System messages cannot be appended (they are written by `saveAll` or
+   * `update`, first in the conversation).
+   * @param conversationId The conversation to append to.
+   * @param messages The messages to add, in order; none of them a system message.
+   * @param options `keepLast`: the window to trim to, system messages included.
+   * @returns A Promise that resolves once the messages are durable.
+   */
+  append?(
+    conversationId: string,
+    messages: readonly Message[],
+    options?: { keepLast?: number },
+  ): Promise<void>;
+  /**
+   * Optional: the conversation's leading system messages and the newest `limit` messages
+   * after them, in stored order, at a cost that grows with `limit`, not with the
+   * conversation. `MessageWindowChatMemory.get` reads through it when present.
+   * @param conversationId The conversation to read.
+   * @param limit How many of the newest non-leading-system messages to return (0 or more).
+   * @returns Copies of those messages; an empty array for an unknown conversation.
+   */
+  findLast?(conversationId: string, limit: number): Promise<Message[]>;
 }

@@ -1,6 +1,8 @@
 import type { Message } from '../core/message.js';
+import { appendTrimFrom, checkAppend, checkLimit, leadingSystemCount } from './append-window.js';
 import type { ChatMemoryRepository } from './chat-memory-repository.js';
 import { copyMessage } from './copy-message.js';
+import { windowStart } from './message-window.js';
 
 /**
  * A {@link ChatMemoryRepository} in a `Map`: fast, per process, gone on restart. The
@@ -16,7 +18,7 @@ import { copyMessage } from './copy-message.js';
  * ```
  */
 export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
-  private readonly conversations = new Map<string, readonly Message[]>();
+  private readonly conversations = new Map<string, Message[]>();
 
   /** @returns The ids of every conversation with at least one message. */
   findConversationIds(): Promise<string[]> {
@@ -41,6 +43,55 @@ export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
     if (messages.length === 0) this.conversations.delete(conversationId);
     else this.conversations.set(conversationId, messages.map(copyMessage));
     return Promise.resolve();
+  }
+
+  /**
+   * Adds copies of `messages` at the end and trims the conversation to `keepLast`, on a
+   * turn boundary (see `ChatMemoryRepository.append`); copies only what is added.
+   * @param conversationId The conversation to append to.
+   * @param messages The messages to add; none of them a system message.
+   * @param options `keepLast`: the window, system messages included.
+   * @returns A resolved Promise (a rejected one for a bad argument, nothing written).
+   */
+  append(
+    conversationId: string,
+    messages: readonly Message[],
+    options?: { keepLast?: number },
+  ): Promise<void> {
+    let keepLast: number | undefined;
+    try {
+      keepLast = checkAppend(messages, options);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    if (messages.length === 0) return Promise.resolve();
+    let stored = this.conversations.get(conversationId);
+    if (stored === undefined) this.conversations.set(conversationId, (stored = []));
+    for (const message of messages) stored.push(copyMessage(message));
+    const systems = leadingSystemCount(stored);
+    const from = appendTrimFrom(systems, stored.length - systems, keepLast);
+    if (from !== undefined) stored.splice(systems, windowStart(stored, systems + from) - systems);
+    if (stored.length === 0) this.conversations.delete(conversationId);
+    return Promise.resolve();
+  }
+
+  /**
+   * @param conversationId The conversation to read.
+   * @param limit How many of the newest messages after the leading system ones to return.
+   * @returns Copies of the leading system messages and of those newest ones.
+   */
+  findLast(conversationId: string, limit: number): Promise<Message[]> {
+    let newest: number;
+    try {
+      newest = checkLimit(limit);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    const stored = this.conversations.get(conversationId);
+    if (stored === undefined) return Promise.resolve([]);
+    const systems = leadingSystemCount(stored);
+    const from = Math.max(systems, stored.length - newest);
+    return Promise.resolve([...stored.slice(0, systems), ...stored.slice(from)].map(copyMessage));
   }
 
   /**

@@ -96,12 +96,22 @@ export class MessageWindowChatMemory implements ChatMemory {
   get(conversationId: string): Promise<Message[]> {
     return settle(() => {
       const id = checkId(conversationId);
-      return this.queue.run(id, () => this.repository.findByConversationId(id));
+      return this.queue.run(id, async () => {
+        const { findLast } = this.repository;
+        if (findLast === undefined) return this.repository.findByConversationId(id);
+        // One more than the window: a longer conversation must still show messageWindow
+        // that it is over, so that the cut falls on a turn boundary, as on the whole of it.
+        const newest = await findLast.call(this.repository, id, this.maxMessages + 1);
+        return messageWindow(newest, this.maxMessages);
+      });
     });
   }
 
   /**
-   * Appends messages and trims the conversation to the window, in one repository write.
+   * Appends messages and trims the conversation to the window, in one repository write:
+   * `append` when the repository has it and no system message is added (it costs the
+   * turn, not the conversation), else a read-modify-write (`update`, or a read and
+   * `saveAll`), which also replaces the stored system messages with the added ones.
    * @param conversationId The conversation to write.
    * @param messages The messages to append, in order.
    * @returns A Promise that resolves once the window is stored.
@@ -115,7 +125,9 @@ export class MessageWindowChatMemory implements ChatMemory {
         const kept = added.some(isSystem) ? stored.filter((m) => !isSystem(m)) : stored;
         return messageWindow([...kept, ...added], this.maxMessages);
       };
+      const appendOnly = !added.some(isSystem) && this.repository.append !== undefined;
       return this.queue.run(id, async () => {
+        if (appendOnly) return this.repository.append?.(id, added, { keepLast: this.maxMessages });
         // A repository that can change a conversation atomically keeps other processes' turns too.
         if (this.repository.update !== undefined) return this.repository.update(id, change);
         await this.repository.saveAll(id, change(await this.repository.findByConversationId(id)));

@@ -25,8 +25,12 @@ export function messageWindow(messages: readonly Message[], maxMessages: number)
   return [...system, ...others.slice(start)];
 }
 
-/** The first index at or after `earliest` where a window may begin. */
-function windowStart(messages: readonly Message[], earliest: number): number {
+/**
+ * The first index at or after `earliest` where a window may begin: the first user message,
+ * else the first message that is not a tool result, else `messages.length`.
+ * @internal Shared with `InMemoryChatMemoryRepository.append`.
+ */
+export function windowStart(messages: readonly Message[], earliest: number): number {
   let fallback = -1;
   for (let i = Math.max(0, earliest); i < messages.length; i++) {
     const role = messages[i]?.role;

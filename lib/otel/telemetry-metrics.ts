@@ -74,15 +74,17 @@ export class TelemetryMetrics {
    * Records a model call's token usage (`gen_ai.token.type` `input` and `output`).
    * @param input Input tokens, when reported.
    * @param output Output tokens, when reported.
-   * @param attributes The model call's metric attributes.
+   * @param inputAttributes The model call's metric attributes with the `input` token type.
+   * @param outputAttributes The same with the `output` token type.
    */
-  tokens(input: number | undefined, output: number | undefined, attributes: Attributes): void {
-    if (input !== undefined) {
-      safely(() => this.tokenUsage.record(input, { ...attributes, [GenAi.TOKEN_TYPE]: 'input' }));
-    }
-    if (output !== undefined) {
-      safely(() => this.tokenUsage.record(output, { ...attributes, [GenAi.TOKEN_TYPE]: 'output' }));
-    }
+  tokens(
+    input: number | undefined,
+    output: number | undefined,
+    inputAttributes: Attributes,
+    outputAttributes: Attributes,
+  ): void {
+    if (input !== undefined) safely(() => this.tokenUsage.record(input, inputAttributes));
+    if (output !== undefined) safely(() => this.tokenUsage.record(output, outputAttributes));
   }
 
   /**

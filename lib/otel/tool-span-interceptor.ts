@@ -51,10 +51,7 @@ export function toolSpanInterceptor(
       { kind: SpanKind.INTERNAL, attributes: toolAttributes(invocation, call) },
       parent,
     );
-    const metricAttributes: Attributes = {
-      [GenAi.OPERATION_NAME]: GenAi.OPERATION_EXECUTE_TOOL,
-      [GenAi.TOOL_NAME]: tool.name,
-    };
+    const metricAttributes = call.toolMetricAttributes(tool.name);
     const started = performance.now();
     const succeed = (result: unknown): void => {
       const attributes: Attributes = {};

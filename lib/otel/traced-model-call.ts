@@ -52,8 +52,6 @@ export function tracedModelCall(
     );
     call.latestModelCall = span;
     if (settings.recordContent) recordInput(span, request, settings.maxAttributeLength);
-    const metricAttributes: Attributes = { ...call.metricAttributes };
-    if (requested !== undefined) metricAttributes[GenAi.REQUEST_MODEL] = requested;
     const started = performance.now();
     let firstChunk: number | undefined;
     let usage: Usage | undefined;
@@ -83,12 +81,16 @@ export function tracedModelCall(
       return attributes;
     };
     const recordMetrics = (failure?: unknown): void => {
-      const attributes = { ...metricAttributes };
-      if (model !== undefined) attributes[GenAi.RESPONSE_MODEL] = model;
-      if (failure !== undefined) attributes[GenAi.ERROR_TYPE] = errorType(failure);
-      settings.metrics.duration((performance.now() - started) / 1000, attributes);
+      const sets = call.modelMetricAttributes(requested, model);
+      const seconds = (performance.now() - started) / 1000;
+      settings.metrics.duration(
+        seconds,
+        failure === undefined
+          ? sets.responded
+          : { ...sets.responded, [GenAi.ERROR_TYPE]: errorType(failure) },
+      );
       if (usage !== undefined) {
-        settings.metrics.tokens(usage.inputTokens, usage.outputTokens, attributes);
+        settings.metrics.tokens(usage.inputTokens, usage.outputTokens, sets.input, sets.output);
       }
     };
     return observeStream(model$, span.context, () => ({
@@ -97,7 +99,10 @@ export function tracedModelCall(
       next: (chunk) => {
         if (firstChunk === undefined) {
           firstChunk = performance.now();
-          settings.metrics.firstChunk((firstChunk - started) / 1000, metricAttributes);
+          settings.metrics.firstChunk(
+            (firstChunk - started) / 1000,
+            call.modelMetricAttributes(requested, undefined).requested,
+          );
         }
         switch (chunk.type) {
           case 'usage':

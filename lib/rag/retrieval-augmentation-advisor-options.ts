@@ -2,6 +2,7 @@ import { Order } from '../advisor-api/order.js';
 import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
 import { Rules, type OptionRules } from '../core/validate-options.js';
 import type { DocumentJoiner } from './document-joiner.js';
+import type { DocumentPostProcessor } from './document-post-processor.js';
 import type { DocumentRetriever } from './document-retriever.js';
 import type { QueryAugmenter } from './query-augmenter.js';
 import type { QueryExpander } from './query-expander.js';
@@ -30,6 +31,11 @@ export interface RetrievalAugmentationAdvisorOptions {
   queryExpander?: QueryExpander;
   /** Merges every result list; default a `ConcatenationDocumentJoiner` (deduplicated by id). */
   documentJoiner?: DocumentJoiner;
+  /**
+   * Applied in order to the joined documents, before the record and the augmenter
+   * (re-rank, filter, trim); default none.
+   */
+  documentPostProcessors?: readonly DocumentPostProcessor[];
   /** Puts the documents into the prompt; default a `ContextualQueryAugmenter`. */
   queryAugmenter?: QueryAugmenter;
   /** The most queries retrieved for (more from an expander are dropped); default 10. */
@@ -62,6 +68,7 @@ const listOf = (method: string, min: number) => (value: unknown) =>
 /** The defaults of {@link RetrievalAugmentationAdvisorOptions}. @internal */
 export const RAG_DEFAULTS = {
   queryTransformers: [] as readonly QueryTransformer[],
+  documentPostProcessors: [] as readonly DocumentPostProcessor[],
   maxQueries: 10,
   maxConcurrency: 4,
   emitSources: false as EmitSources,
@@ -89,6 +96,10 @@ export const RAG_RULES: OptionRules<RetrievalAugmentationAdvisorOptions> = {
   documentJoiner: Rules.custom(
     'a DocumentJoiner (an object with join(results))',
     isObjectWith('join'),
+  ),
+  documentPostProcessors: Rules.custom(
+    'an array of DocumentPostProcessor (objects with process(query, documents))',
+    listOf('process', 0),
   ),
   queryAugmenter: Rules.custom(
     'a QueryAugmenter (an object with augment(query, documents))',

@@ -44,7 +44,8 @@ export type { RagRetrieval } from './rag-retrieval.js';
  * ```
  * question ─► queryTransformers (in order) ─► queryExpander ─► documentRetrievers
  *   (every query × every retriever, maxConcurrency at once) ─► documentJoiner
- *   ─► record + onRetrieved ─► queryAugmenter ─► model (or the augmenter's own answer)
+ *   ─► documentPostProcessors (in order) ─► record + onRetrieved ─► queryAugmenter
+ *   ─► model (or the augmenter's own answer)
  * ```
  *
  * Everything before the model call runs inside the call's subscription: unsubscribing
@@ -133,11 +134,15 @@ export class RetrievalAugmentationAdvisor implements Advisor {
         context: request.context,
       };
       return this.transform(original, stage).pipe(
-        concatMap((query) => firstOr(this.expand(query, stage), [query])),
-        concatMap((queries) =>
-          this.retrieveAll(queries, stage).pipe(
-            concatMap((results) => firstOr(this.joiner.join(results, stage), [])),
-            map((documents) => ({ queries, documents })),
+        concatMap((query) =>
+          firstOr(this.expand(query, stage), [query]).pipe(
+            concatMap((queries) =>
+              this.retrieveAll(queries, stage).pipe(
+                concatMap((results) => firstOr(this.joiner.join(results, stage), [])),
+                concatMap((joined) => this.postProcess(query, joined, stage)),
+                map((documents) => ({ queries, documents })),
+              ),
+            ),
           ),
         ),
         concatMap(({ queries, documents }) => {
@@ -166,6 +171,20 @@ export class RetrievalAugmentationAdvisor implements Advisor {
       (query$, transformer) =>
         query$.pipe(concatMap((q) => firstOr(transformer.transform(q, stage), q))),
       from([query]),
+    );
+  }
+
+  private postProcess(
+    query: Query,
+    joined: readonly ScoredDocument[],
+    stage: RagStageContext,
+  ): Observable<readonly ScoredDocument[]> {
+    return this.settings.documentPostProcessors.reduce<Observable<readonly ScoredDocument[]>>(
+      (documents$, processor) =>
+        documents$.pipe(
+          concatMap((documents) => firstOr(processor.process(query, documents, stage), documents)),
+        ),
+      from([joined]),
     );
   }
 

@@ -181,7 +181,8 @@ describe('FallbackAdvisor (marble)', () => {
       expectObservable(result$).toBe('-R---rb-(Muf|)', {
         ...values,
         R: { type: 'retry', attempt: 2, reason: 'primary: overloaded', advisor: 'retry', delay: 3 },
-        M: { type: 'metadata', rounds: 2 },
+        // Three model calls: primary twice (the retry gave up), then backup.
+        M: { type: 'metadata', rounds: 3 },
       });
       expectSubscriptions(primary.subscriptions).toBe(['^!', '----^!']);
       expectSubscriptions(backup.subscriptions).toBe('-----^--!');

@@ -1,5 +1,12 @@
 import { TestScheduler } from 'rxjs/testing';
-import { ChatRequest, createAdvisorChain, LoggerAdvisor, type ChatChunk } from '../../lib/index';
+import {
+  ChatRequest,
+  createAdvisorChain,
+  LoggerAdvisor,
+  tool,
+  ToolCallingAdvisor,
+  type ChatChunk,
+} from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
 
 const t = (text: string): ChatChunk => ({ type: 'text-delta', text });
@@ -61,7 +68,7 @@ describe('LoggerAdvisor (marble)', () => {
     });
   });
 
-  it('logs nothing before subscription, and no response after early unsubscription', () => {
+  it('logs nothing before subscription; an early unsubscription logs what streamed, as cancelled', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const model$ = cold('-a--b-f|', { a: t('x'), b: t('y'), f: FINISH });
       const { lines, advisor } = timedLogger(testScheduler);
@@ -74,7 +81,78 @@ describe('LoggerAdvisor (marble)', () => {
       expectObservable(call$, '--^--!').toBe('---a-', { a: t('x') });
       expectSubscriptions(model$.subscriptions).toBe('--^--!');
       testScheduler.flush();
-      expect(lines).toEqual(['2:[logger] request=Hi']);
+      expect(lines).toEqual(['2:[logger] request=Hi', '5:[logger] cancelled=x']);
+    });
+  });
+
+  it('logs a cancellation before the first chunk with an empty response', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const model$ = cold('---a-f|', { a: t('x'), f: FINISH });
+      const { lines, advisor } = timedLogger(testScheduler);
+      const chain = createAdvisorChain({
+        advisors: [advisor],
+        model: MockChatModel.fromStreams([model$]),
+      });
+      expectObservable(chain.next(request()), '^-!').toBe('---');
+      expectSubscriptions(model$.subscriptions).toBe('^-!');
+      testScheduler.flush();
+      expect(lines).toEqual(['0:[logger] request=Hi', '2:[logger] cancelled=']);
+    });
+  });
+
+  it('logs exactly one final entry per call: unsubscribing after the end logs nothing more', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const done$ = cold('-a-f|', { a: t('x'), f: FINISH });
+      const failed$ = cold('-a#', { a: t('y') }, new Error('boom'));
+      const { lines, advisor } = timedLogger(testScheduler);
+      const chain = createAdvisorChain({
+        advisors: [advisor],
+        model: MockChatModel.fromStreams([done$, failed$]),
+      });
+      const call$ = chain.next(request());
+      expectObservable(call$, '^------!').toBe('-a-f|', { a: t('x'), f: FINISH });
+      expectObservable(call$, '^------!').toBe('-a#', { a: t('y') }, new Error('boom'));
+      testScheduler.flush();
+      expect(lines).toEqual([
+        '0:[logger] request=Hi',
+        '0:[logger] request=Hi',
+        '2:[logger] error=boom',
+        '4:[logger] response=x',
+      ]);
+    });
+  });
+
+  it('inside the tool loop: earlier rounds log their response, the cut round logs cancelled', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const round1$ = cold('-c-g|', {
+        c: { type: 'tool-call', id: 'c1', name: 'ping', arguments: '{}' },
+        g: { type: 'finish', reason: 'tool-calls' },
+      });
+      const round2$ = cold('-a--b-f|', { a: t('x'), b: t('y'), f: FINISH });
+      const { lines, advisor } = timedLogger(testScheduler);
+      const ping = tool({
+        name: 'ping',
+        description: 'Answers pong.',
+        parameters: { type: 'object', properties: {} },
+        execute: () => 'pong',
+      });
+      const chain = createAdvisorChain({
+        advisors: [new ToolCallingAdvisor(), advisor],
+        model: MockChatModel.fromStreams([round1$, round2$]),
+      });
+      const call$ = chain.next(
+        ChatRequest.create({ messages: [{ role: 'user', content: 'Hi' }], tools: [ping] }),
+      );
+      expectObservable(call$, '^-------!').toBe('-----a---', { a: t('x') });
+      expectSubscriptions(round1$.subscriptions).toBe('^---!');
+      expectSubscriptions(round2$.subscriptions).toBe('----^---!');
+      testScheduler.flush();
+      expect(lines).toEqual([
+        '0:[logger] request=Hi',
+        '4:[logger] response=',
+        '4:[logger] request=Hi',
+        '8:[logger] cancelled=x',
+      ]);
     });
   });
 

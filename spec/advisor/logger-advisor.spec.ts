@@ -1,4 +1,4 @@
-import { EMPTY, lastValueFrom } from 'rxjs';
+import { EMPTY, lastValueFrom, Subject, UnsubscriptionError, type Subscription } from 'rxjs';
 import {
   ChatClient,
   ChatRequest,
@@ -6,6 +6,7 @@ import {
   InvalidOptionsError,
   LoggerAdvisor,
   ProviderError,
+  type ChatChunk,
   type ChatOptions,
   type LoggerAdvisorOptions,
 } from '../../lib/index';
@@ -93,6 +94,106 @@ describe('LoggerAdvisor', () => {
     );
     expect(lines.map((l) => l.message)).toEqual(['[logger] request', '[logger] error']);
     expect(lines[1].details).toBe('mock: upstream failed');
+  });
+
+  describe('cancellation (the caller unsubscribes early)', () => {
+    /** A client over a model stream the test drives; the logger and the model's subscription. */
+    function liveCall(advisorOptions: LoggerAdvisorOptions = {}) {
+      const { lines, logger } = recordingLogger();
+      const model$ = new Subject<ChatChunk>();
+      const client = ChatClient.builder(MockChatModel.fromStreams([model$]))
+        .defaultAdvisors(new LoggerAdvisor({ logger, ...advisorOptions }))
+        .defaultOptions({ extra: { apiKey: 'sk-secret-123', user: 'u1' } })
+        .build();
+      const seen: string[] = [];
+      const subscription: Subscription = client
+        .prompt('Hi')
+        .stream()
+        .content()
+        .subscribe({ next: (text) => seen.push(text), error: () => undefined });
+      return { lines, model$, seen, subscription };
+    }
+
+    it('logs what streamed so far as one cancelled entry; the request keeps secrets redacted', () => {
+      const { lines, model$, seen, subscription } = liveCall();
+      model$.next({ type: 'text-delta', text: 'Hel' });
+      model$.next({ type: 'text-delta', text: 'lo' });
+      model$.next({ type: 'usage', usage: { inputTokens: 3, outputTokens: 1 } });
+      subscription.unsubscribe();
+      expect(seen).toEqual(['Hel', 'lo']);
+      expect(model$.observed).toBe(false);
+      expect(lines.map((l) => l.message)).toEqual(['[logger] request', '[logger] cancelled']);
+      expect(lines[1].details).toMatchObject({
+        text: 'Hello',
+        finishReason: 'other',
+        usage: { inputTokens: 3, outputTokens: 1 },
+      });
+      const logged = JSON.stringify(lines);
+      expect(logged).not.toContain('sk-secret-123');
+      expect(lines[0].details).toMatchObject({ options: { extra: { apiKey: '[redacted]' } } });
+      // Nothing more once the call is over, whatever the model does next.
+      model$.next({ type: 'text-delta', text: ' there' });
+      model$.complete();
+      expect(lines).toHaveLength(2);
+    });
+
+    it('passes the partial response through formatResponse, under the advisor name', () => {
+      const { lines, model$, subscription } = liveCall({
+        name: 'audit',
+        formatResponse: (r) => `${r.text}|${r.finishReason}`,
+      });
+      model$.next({ type: 'text-delta', text: 'par' });
+      subscription.unsubscribe();
+      expect(lines.map((l) => `${l.message}=${String(l.details)}`).slice(1)).toEqual([
+        '[audit] cancelled=par|other',
+      ]);
+    });
+
+    it('logs one final entry per call, whichever of complete, error or unsubscribe ends it', async () => {
+      const ends: [string, (model$: Subject<ChatChunk>, s: Subscription) => void][] = [
+        ['[logger] response', (model$) => model$.complete()],
+        ['[logger] error', (model$) => model$.error(new Error('down'))],
+        ['[logger] cancelled', (_model$, subscription) => subscription.unsubscribe()],
+      ];
+      for (const [expected, end] of ends) {
+        const { lines, model$, subscription } = liveCall();
+        model$.next({ type: 'text-delta', text: 'x' });
+        end(model$, subscription);
+        subscription.unsubscribe();
+        await Promise.resolve();
+        expect(lines.map((l) => l.message)).toEqual(['[logger] request', expected]);
+      }
+    });
+
+    it('a logger that throws on cancellation: the model is still unsubscribed, unsubscribe() reports it', () => {
+      const boom = new Error('log sink down');
+      let calls = 0;
+      const model$ = new Subject<ChatChunk>();
+      const chain = createAdvisorChain({
+        advisors: [
+          new LoggerAdvisor({
+            logger: {
+              info: () => {
+                if (++calls === 2) throw boom;
+              },
+            },
+          }),
+        ],
+        model: MockChatModel.fromStreams([model$]),
+      });
+      const subscription = chain.next(ChatRequest.create()).subscribe();
+      model$.next({ type: 'text-delta', text: 'x' });
+      let thrown: unknown;
+      try {
+        subscription.unsubscribe();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(UnsubscriptionError);
+      expect((thrown as UnsubscriptionError).errors).toEqual([boom]);
+      expect(model$.observed).toBe(false);
+      expect(subscription.closed).toBe(true);
+    });
   });
 
   it('uses custom formatters, and logs anew for every subscription', async () => {

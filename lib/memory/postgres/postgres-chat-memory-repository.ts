@@ -8,6 +8,7 @@ import {
 } from '../../core/validate-options.js';
 import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-memory-error.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
+import { appendTrimFrom, checkAppend, checkLimit } from '../append-window.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
 import { fromRow, toRow, type MessageRow } from '../sqlite/message-row.js';
 import { DEFAULT_MAX_MEDIA_BYTES } from '../stored-media.js';
@@ -182,6 +183,60 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   }
 
   /**
+   * Adds messages after the last one and trims the conversation to `keepLast` on a turn
+   * boundary (see `ChatMemoryRepository.append`), in one transaction holding the
+   * conversation's advisory lock: it touches the added rows and the dropped ones, found
+   * through the primary key, never the rest of the conversation.
+   * @param conversationId The conversation to append to.
+   * @param messages The messages to add; none of them a system message.
+   * @param options `keepLast`: the window, system messages included.
+   * @returns A Promise that resolves once the transaction committed.
+   */
+  append(
+    conversationId: string,
+    messages: readonly Message[],
+    options?: { keepLast?: number },
+  ): Promise<void> {
+    let keepLast: number | undefined;
+    try {
+      keepLast = checkAppend(messages, options);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    if (messages.length === 0) return Promise.resolve();
+    return this.transaction('write', conversationId, async (client) => {
+      type Bounds = { last: number | null; first: number | null; systems: number };
+      const before = (await client.query<Bounds>(this.sql.bounds, [conversationId])).rows[0];
+      const last = before?.last ?? -1;
+      await this.insert(client, conversationId, messages, last + 1);
+      const end = last + messages.length;
+      const first = before?.first ?? last + 1;
+      const from = appendTrimFrom(before?.systems ?? 0, end - first + 1, keepLast);
+      if (from === undefined) return;
+      const found = await client.query<{ position: number }>(this.sql.windowStart, [
+        conversationId,
+        first + from,
+        end + 1,
+      ]);
+      const start = found.rows[0]?.position ?? end + 1;
+      await client.query(this.sql.dropRange, [conversationId, first, start]);
+    });
+  }
+
+  /**
+   * @param conversationId The conversation to read.
+   * @param limit How many of the newest messages after the leading system ones to return.
+   * @returns The leading system messages and those newest ones, in saved order.
+   */
+  findLast(conversationId: string, limit: number): Promise<Message[]> {
+    return this.run('read', conversationId, async () => {
+      const newest = checkLimit(limit);
+      const result = await this.pool.query<MessageRow>(this.sql.findLast, [conversationId, newest]);
+      return this.decode(conversationId, result.rows);
+    });
+  }
+
+  /**
    * @param conversationId The conversation to delete.
    * @returns A Promise that resolves once the rows are gone.
    */
@@ -197,13 +252,23 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     messages: readonly Message[],
   ): Promise<void> {
     await client.query(this.sql.remove, [conversationId]);
+    await this.insert(client, conversationId, messages, 0);
+  }
+
+  /** Inserts `messages` at positions `from`, `from + 1`… in one statement. */
+  private async insert(
+    client: PoolClient,
+    conversationId: string,
+    messages: readonly Message[],
+    from: number,
+  ): Promise<void> {
     if (messages.length === 0) return;
     const rows = messages.map((message, position) =>
       toRow(message, { conversationId, position, maxMediaBytes: this.maxMediaBytes }),
     );
     await client.query(this.sql.insert, [
       conversationId,
-      rows.map((_, position) => position),
+      rows.map((_, index) => from + index),
       rows.map((row) => row.role),
       rows.map((row) => row.content),
       rows.map((row) => row.tool_calls),

@@ -24,20 +24,49 @@ export function postgresSchemaSql(tableName: string): string {
 ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS media JSONB;`;
 }
 
+/** The columns of a `MessageRow`, as text. */
+const COLUMNS = `role, content, tool_calls::text AS tool_calls, reasoning::text AS reasoning,
+        tool_call_id, tool_name, is_error::int AS is_error, media::text AS media`;
+
 /** @internal */
 export function postgresStatements(tableName: string) {
   const table = `"${tableName}"`;
   return {
     ids: `SELECT DISTINCT conversation_id FROM ${table} ORDER BY conversation_id`,
-    select: `SELECT role, content, tool_calls::text AS tool_calls, reasoning::text AS reasoning,
-        tool_call_id, tool_name, is_error::int AS is_error, media::text AS media
-      FROM ${table} WHERE conversation_id = $1 ORDER BY position`,
+    select: `SELECT ${COLUMNS} FROM ${table} WHERE conversation_id = $1 ORDER BY position`,
     remove: `DELETE FROM ${table} WHERE conversation_id = $1`,
     insert: `INSERT INTO ${table} (conversation_id, position, role, content, tool_calls,
         reasoning, tool_call_id, tool_name, is_error, media)
       SELECT $1, m.p, m.r, m.c, m.tc::jsonb, m.rs::jsonb, m.tci, m.tn, m.ie, m.md::jsonb
       FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
         $8::text[], $9::boolean[], $10::text[]) AS m(p, r, c, tc, rs, tci, tn, ie, md)`,
+    // Positions: saveAll writes 0…n-1 (a memory writes system messages first), append writes
+    // after the last, and the trim deletes the oldest non-system rows: the non-system rows
+    // are one run of consecutive positions. Each of these is one index lookup or range.
+    bounds: `SELECT last, first, (SELECT count(*)::int FROM ${table}
+          WHERE conversation_id = $1 AND position < coalesce(first, last + 1)) AS systems
+      FROM (SELECT (SELECT max(position) FROM ${table} WHERE conversation_id = $1) AS last,
+        (SELECT position FROM ${table} WHERE conversation_id = $1 AND role <> 'system'
+          ORDER BY position LIMIT 1) AS first) AS b`,
+    // The window's first message: a user message at or after the cut, else one that is not
+    // a tool result, else none (the end).
+    windowStart: `SELECT coalesce(
+        (SELECT position FROM ${table} WHERE conversation_id = $1 AND position >= $2
+          AND role = 'user' ORDER BY position LIMIT 1),
+        (SELECT position FROM ${table} WHERE conversation_id = $1 AND position >= $2
+          AND role <> 'tool' ORDER BY position LIMIT 1),
+        $3::int) AS position`,
+    dropRange: `DELETE FROM ${table} WHERE conversation_id = $1 AND position >= $2 AND position < $3`,
+    // The leading system rows and the newest $2 after them, in order, from one snapshot.
+    findLast: `WITH b AS (SELECT (SELECT position FROM ${table} WHERE conversation_id = $1
+          AND role <> 'system' ORDER BY position LIMIT 1) AS first)
+      SELECT * FROM (
+        SELECT position, ${COLUMNS} FROM ${table}, b
+          WHERE conversation_id = $1 AND (b.first IS NULL OR position < b.first)
+        UNION ALL
+        (SELECT position, ${COLUMNS} FROM ${table}, b
+          WHERE conversation_id = $1 AND position >= b.first ORDER BY position DESC LIMIT $2)
+      ) AS rows ORDER BY position`,
     // One lock per conversation and table, held until the transaction ends: writers of one
     // conversation queue up (in the order PostgreSQL grants the lock), others run freely.
     lock: `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`,

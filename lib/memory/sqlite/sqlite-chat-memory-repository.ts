@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Message } from '../../core/message.js';
 import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-memory-error.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
+import { appendTrimFrom, checkAppend, checkLimit } from '../append-window.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
 import { fromRow, toRow, type MessageRow } from './message-row.js';
 import { DEFAULT_MAX_MEDIA_BYTES } from '../stored-media.js';
@@ -40,7 +41,11 @@ interface Statements {
   select: BetterSqlite3.Statement<[string], MessageRow>;
   remove: BetterSqlite3.Statement<[string]>;
   replace: (conversationId: string, messages: readonly Message[]) => void;
+  append: (conversationId: string, messages: readonly Message[], keepLast?: number) => void;
+  findLast: (conversationId: string, limit: number) => MessageRow[];
 }
+
+type Bounds = [conversationId: string, from: number, to: number];
 
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
@@ -123,15 +128,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
    */
   findByConversationId(conversationId: string): Promise<Message[]> {
     return this.run('read', conversationId, (s) =>
-      s.select.all(conversationId).map((row, index) => {
-        const message = fromRow(row);
-        if (typeof message !== 'string') return message;
-        throw new ChatMemoryError({
-          operation: 'read',
-          conversationId,
-          reason: `message ${index} in table ${this.tableName} is damaged (${message}); fix or delete the row.`,
-        });
-      }),
+      this.decode(conversationId, s.select.all(conversationId)),
     );
   }
 
@@ -146,12 +143,55 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
   }
 
   /**
+   * Adds messages after the last one and trims the conversation to `keepLast` on a turn
+   * boundary (see `ChatMemoryRepository.append`), in one immediate transaction that
+   * touches only the added rows, the dropped ones and the index entries in between.
+   * @param conversationId The conversation to append to.
+   * @param messages The messages to add; none of them a system message.
+   * @param options `keepLast`: the window, system messages included.
+   * @returns A Promise that resolves once the transaction committed.
+   */
+  append(
+    conversationId: string,
+    messages: readonly Message[],
+    options?: { keepLast?: number },
+  ): Promise<void> {
+    return this.run('write', conversationId, (s) => {
+      const keepLast = checkAppend(messages, options);
+      if (messages.length > 0) s.append(conversationId, messages, keepLast);
+    });
+  }
+
+  /**
+   * @param conversationId The conversation to read.
+   * @param limit How many of the newest messages after the leading system ones to return.
+   * @returns The leading system messages and those newest ones, in saved order.
+   */
+  findLast(conversationId: string, limit: number): Promise<Message[]> {
+    return this.run('read', conversationId, (s) =>
+      this.decode(conversationId, s.findLast(conversationId, checkLimit(limit))),
+    );
+  }
+
+  /**
    * @param conversationId The conversation to delete.
    * @returns A Promise that resolves once the rows are gone.
    */
   deleteByConversationId(conversationId: string): Promise<void> {
     return this.run('delete', conversationId, (s) => {
       s.remove.run(conversationId);
+    });
+  }
+
+  private decode(conversationId: string, rows: MessageRow[]): Message[] {
+    return rows.map((row, index) => {
+      const message = fromRow(row);
+      if (typeof message !== 'string') return message;
+      throw new ChatMemoryError({
+        operation: 'read',
+        conversationId,
+        reason: `message ${index} in table ${this.tableName} is damaged (${message}); fix or delete the row.`,
+      });
     });
   }
 
@@ -212,6 +252,64 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
         insert.run(conversationId, position, now, toRow(message, limits));
       });
     });
+    const columns = `role, content, tool_calls, reasoning, tool_call_id, tool_name, is_error, media`;
+    const at = (sql: string) => db.prepare<[string, ...number[]], { position: number }>(sql);
+    // Positions: saveAll writes 0…n-1 (a memory writes system messages first), append
+    // writes after the last, and the trim deletes the oldest non-system ones: the
+    // non-system rows are always one run of consecutive positions.
+    const lastPosition = at(
+      `SELECT max(position) AS position FROM ${table} WHERE conversation_id = ?`,
+    );
+    const firstOther = at(
+      `SELECT position FROM ${table} WHERE conversation_id = ? AND role <> 'system'
+       ORDER BY position LIMIT 1`,
+    );
+    const countBefore = db.prepare<[string, number], { n: number }>(
+      `SELECT count(*) AS n FROM ${table} WHERE conversation_id = ? AND position < ?`,
+    );
+    // The window's first message: a user message at or after the cut, else one that is
+    // not a tool result, else none (the end). Each is one index range scan from the cut.
+    const windowStart = db.prepare<Bounds, { position: number }>(
+      `SELECT coalesce(
+         (SELECT position FROM ${table} WHERE conversation_id = ?1 AND position >= ?2
+            AND role = 'user' ORDER BY position LIMIT 1),
+         (SELECT position FROM ${table} WHERE conversation_id = ?1 AND position >= ?2
+            AND role <> 'tool' ORDER BY position LIMIT 1),
+         ?3) AS position`,
+    );
+    const dropRange = db.prepare<Bounds>(
+      `DELETE FROM ${table} WHERE conversation_id = ? AND position >= ? AND position < ?`,
+    );
+    const systemsBefore = db.prepare<[string, number], MessageRow>(
+      `SELECT ${columns} FROM ${table} WHERE conversation_id = ? AND position < ? ORDER BY position`,
+    );
+    const newestFrom = db.prepare<[string, number, number], MessageRow>(
+      `SELECT ${columns} FROM ${table} WHERE conversation_id = ? AND position >= ?
+       ORDER BY position DESC LIMIT ?`,
+    );
+    const append = db.transaction(
+      (conversationId: string, messages: readonly Message[], keepLast?: number) => {
+        const last = lastPosition.get(conversationId)?.position ?? -1;
+        const now = Date.now();
+        messages.forEach((message, index) => {
+          const limits = { conversationId, position: index, maxMediaBytes: this.maxMediaBytes };
+          insert.run(conversationId, last + 1 + index, now, toRow(message, limits));
+        });
+        const end = last + messages.length;
+        const first = firstOther.get(conversationId)?.position ?? end + 1;
+        const systems = countBefore.get(conversationId, first)?.n ?? 0;
+        const from = appendTrimFrom(systems, end - first + 1, keepLast);
+        if (from === undefined) return;
+        const start = windowStart.get(conversationId, first + from, end + 1)?.position ?? end + 1;
+        dropRange.run(conversationId, first, start);
+      },
+    );
+    const findLast = db.transaction((conversationId: string, limit: number): MessageRow[] => {
+      const first = firstOther.get(conversationId)?.position;
+      if (first === undefined) return systemsBefore.all(conversationId, Number.MAX_SAFE_INTEGER);
+      const newest = limit === 0 ? [] : newestFrom.all(conversationId, first, limit).reverse();
+      return [...systemsBefore.all(conversationId, first), ...newest];
+    });
     this.statements = {
       ids: db.prepare<[], { conversation_id: string }>(
         `SELECT DISTINCT conversation_id FROM ${table} ORDER BY conversation_id`,
@@ -223,6 +321,10 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
       remove,
       // IMMEDIATE takes the write lock up front, so a busy database fails before any change.
       replace: (conversationId, messages) => replace.immediate(conversationId, messages),
+      append: (conversationId, messages, keepLast) =>
+        append.immediate(conversationId, messages, keepLast),
+      // One read transaction: the system rows and the newest ones from the same snapshot.
+      findLast: (conversationId, limit) => findLast.deferred(conversationId, limit),
     };
     return this.statements;
   }

@@ -7,6 +7,7 @@ import type { FinishReason } from '../../core/chat-chunk.js';
 import type { ProviderMetadata } from '../../core/message.js';
 import type { Usage } from '../../core/usage.js';
 import {
+  CitedSources,
   StreamEventError,
   type ChunkSink,
   type StreamTranslator,
@@ -33,8 +34,10 @@ interface Finish {
  * with the provider metadata the provider needs back (signatures); `tool-input-*` as
  * `tool-call-delta` chunks (a call that arrives whole gets one delta with all its
  * arguments) and each `tool-call` as a complete call with its provider metadata; at the
- * end one `usage` (cache and reasoning counts included) and one `finish`. Provider-executed
- * tools, sources, files and raw parts are not chunks. An `error` part fails the call.
+ * end one `usage` (cache and reasoning counts included) and one `finish`. `source` parts
+ * (Gemini's grounding, web search citations) are `source` chunks with the provider's id: a
+ * URL source only for an `http(s)` URL, each URL once per call (see `CitedSources`).
+ * Provider-executed tools, files and raw parts are not chunks. An `error` part fails the call.
  * @internal
  */
 export class AiSdkStreamTranslator implements StreamTranslator<AiSdkStreamPart> {
@@ -42,6 +45,7 @@ export class AiSdkStreamTranslator implements StreamTranslator<AiSdkStreamPart> 
   /** Tool-call indexes by the part's id, in the order the calls started. */
   private readonly toolIndexes = new Map<string, number>();
   private finish: Finish | undefined;
+  private readonly sources = new CitedSources();
 
   /**
    * @param errors The provider name and secrets, for `error` parts.
@@ -116,11 +120,18 @@ export class AiSdkStreamTranslator implements StreamTranslator<AiSdkStreamPart> 
           usage: toUsage(part.usage),
         };
         return;
+      case 'source':
+        if (part.sourceType === 'url') {
+          this.sources.url(part, sink);
+        } else {
+          this.sources.document(part, sink);
+        }
+        return;
       case 'error':
         throw aiSdkError(part.error, this.errors);
       default:
         // stream-start (warnings), text-start/end, tool-input-end, provider-run tool
-        // results, sources, files, approval requests and raw parts carry no chunk.
+        // results, files, approval requests and raw parts carry no chunk.
         return;
     }
   }

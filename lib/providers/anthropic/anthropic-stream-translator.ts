@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { FinishReason } from '../../core/chat-chunk.js';
 import type { Usage } from '../../core/usage.js';
 import {
+  CitedSources,
   readStreamIndex,
   StreamEventError,
   type ChunkSink,
@@ -30,7 +31,9 @@ interface TokenCounts {
  * Translates one Messages stream into chunks: text deltas, thinking deltas as
  * `reasoning-delta` and, when a thinking block ends, a `reasoning` chunk with its
  * signature (or the redacted block's data); `tool_use` blocks as `tool-call-delta` chunks
- * from `input_json_delta` and a `tool-call` at `content_block_stop`; at the end one
+ * from `input_json_delta` and a `tool-call` at `content_block_stop`; web search citations
+ * (`citations_delta` with a `web_search_result_location`) as URL sources with the URL as
+ * id, each URL once per message; at the end one
  * `usage` (message_start counts updated by message_delta's cumulative ones) and a finish.
  * A content block's index is a `Map` key and must be a non-negative integer (else a
  * `ProviderProtocolError`).
@@ -41,6 +44,7 @@ export class AnthropicStreamTranslator implements StreamTranslator<RawMessageStr
   private toolCount = 0;
   private stopReason: string | null = null;
   private stopped = false;
+  private readonly sources = new CitedSources();
   private readonly tokens: TokenCounts = {
     input: undefined,
     output: undefined,
@@ -143,6 +147,14 @@ export class AnthropicStreamTranslator implements StreamTranslator<RawMessageStr
         if (block?.kind === 'thinking') block.signature += delta.signature;
         return;
       }
+      case 'citations_delta':
+        // Document citations (char, page, content block, search result) point into the
+        // request's own content: only web search results are sources the user can open.
+        if (delta.citation.type === 'web_search_result_location') {
+          const { url, title } = delta.citation;
+          this.sources.url({ url, title }, sink);
+        }
+        return;
       case 'input_json_delta': {
         const block = this.blocks.get(index);
         if (block?.kind !== 'tool' || delta.partial_json === '') return;

@@ -7,6 +7,7 @@ export { translateStream, type TranslateStreamOptions } from './translate-stream
 export type { ChunkSink, StreamTranslator } from './stream-translator.js';
 export { DEFAULT_IDLE_TIMEOUT, idleTimeoutRule } from './idle-timeout.js';
 export { readStreamIndex } from './read-stream-index.js';
+export { CitedSources, type CitedUrl } from './cited-sources.js';
 
 // Errors
 export { toProviderError, type ToProviderErrorOptions } from './to-provider-error.js';

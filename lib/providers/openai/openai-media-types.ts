@@ -28,3 +28,18 @@ export function defaultFilename(mediaType: string): string {
   const extension = EXTENSIONS[mediaType.toLowerCase()];
   return extension === undefined ? 'file' : `file.${extension}`;
 }
+
+/**
+ * The media type of a cited file, read from its name's extension (the table above);
+ * `application/octet-stream` for any other name.
+ * @internal
+ */
+export function mediaTypeOfFilename(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  if (dot < 0) return 'application/octet-stream';
+  const extension = filename.slice(dot + 1).toLowerCase();
+  for (const mediaType in EXTENSIONS) {
+    if (EXTENSIONS[mediaType] === extension) return mediaType;
+  }
+  return 'application/octet-stream';
+}

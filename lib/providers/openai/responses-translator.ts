@@ -1,7 +1,9 @@
 import type OpenAI from 'openai';
 import type { FinishReason, ReasoningChunk } from '../../core/chat-chunk.js';
 import type { Usage } from '../../core/usage.js';
+import { mediaTypeOfFilename } from './openai-media-types.js';
 import {
+  CitedSources,
   readStreamIndex,
   StreamEventError,
   type ChunkSink,
@@ -22,7 +24,9 @@ interface PendingCall {
  * raw reasoning text from compatible servers), function calls (`tool-call-delta` from the
  * argument deltas, `tool-call` when the item is done), one `reasoning` chunk per reasoning
  * item when it is done (its `id`, its summary as `text`, and `encryptedContent` when the call
- * asked for `reasoning.encrypted_content`), then the usage of `response.completed` and a
+ * asked for `reasoning.encrypted_content`), citations of the answer text as `source` chunks
+ * (`url_citation`: a URL source with the URL as id, `file_citation`: a document source with
+ * the file id as id; each once per response), then the usage of `response.completed` and a
  * finish. `error` and `response.failed` become a ProviderError. An `output_index` is a
  * `Map` key and must be a non-negative integer (else a `ProviderProtocolError`).
  * @internal
@@ -34,6 +38,7 @@ export class ResponsesTranslator implements StreamTranslator<ResponseStreamEvent
   private refused = false;
   private finishReason: FinishReason | undefined;
   private usage: ResponseUsage | null | undefined;
+  private readonly sources = new CitedSources();
 
   event(event: ResponseStreamEvent, sink: ChunkSink): void {
     switch (event.type) {
@@ -86,6 +91,9 @@ export class ResponsesTranslator implements StreamTranslator<ResponseStreamEvent
       case 'response.output_item.done':
         this.itemDone(event.item, sink);
         return;
+      case 'response.output_text.annotation.added':
+        this.annotation(event.annotation, sink);
+        return;
       case 'response.completed':
         this.usage = event.response.usage;
         this.finishReason =
@@ -130,6 +138,34 @@ export class ResponsesTranslator implements StreamTranslator<ResponseStreamEvent
     }
     sink.next({ type: 'usage', usage: toUsage(this.usage) });
     sink.next({ type: 'finish', reason: this.finishReason });
+  }
+
+  /** The SDK types the annotation as `unknown`: its fields are checked before use. */
+  private annotation(annotation: unknown, sink: ChunkSink): void {
+    if (typeof annotation !== 'object' || annotation === null) return;
+    const cited = annotation as Partial<Record<string, unknown>>;
+    if (cited['type'] === 'url_citation' && typeof cited['url'] === 'string') {
+      const title = cited['title'];
+      this.sources.url(
+        { url: cited['url'], title: typeof title === 'string' ? title : undefined },
+        sink,
+      );
+    } else if (
+      cited['type'] === 'file_citation' &&
+      typeof cited['file_id'] === 'string' &&
+      cited['file_id'] !== ''
+    ) {
+      const filename = typeof cited['filename'] === 'string' ? cited['filename'] : '';
+      this.sources.document(
+        {
+          id: cited['file_id'],
+          mediaType: mediaTypeOfFilename(filename),
+          title: filename || cited['file_id'],
+          filename,
+        },
+        sink,
+      );
+    }
   }
 
   private itemDone(item: OpenAI.Responses.ResponseOutputItem, sink: ChunkSink): void {
