@@ -37,6 +37,7 @@ export type {
   UsageChunk,
 } from './core/chat-chunk.js';
 export type { DocumentSource, Source, UrlSource } from './core/source.js';
+export { isWebUrl } from './core/web-url.js';
 export type {
   ChatOptions,
   PromptCacheBreakpoint,

@@ -1,3 +1,4 @@
+import { isWebUrl } from './web-url.js';
 import { UnsupportedMediaError } from '../errors/unsupported-media-error.js';
 
 /**
@@ -75,7 +76,7 @@ export function checkMediaPart(
   const keys = data === undefined || data === null ? [] : Object.keys(data);
   if (keys.length !== 1) refuse('data must have exactly one of url, base64 and bytes.');
   if (data?.url !== undefined) {
-    if (typeof data.url !== 'string' || !/^https?:\/\//i.test(data.url)) {
+    if (!isWebUrl(data.url)) {
       refuse('data.url must be an http(s) URL; put inline content in data.base64 or data.bytes.');
     }
     return 'url';

@@ -91,3 +91,11 @@ export function checkLimit(limit: number): number {
   }
   return given;
 }
+
+/**
+ * A synchronous failure (a bad argument) as a rejected Promise.
+ * @internal
+ */
+export function rejected(error: unknown): Promise<never> {
+  return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+}

@@ -1,5 +1,11 @@
 import type { Message } from '../core/message.js';
-import { appendTrimFrom, checkAppend, checkLimit, leadingSystemCount } from './append-window.js';
+import {
+  appendTrimFrom,
+  checkAppend,
+  checkLimit,
+  leadingSystemCount,
+  rejected,
+} from './append-window.js';
 import type { ChatMemoryRepository } from './chat-memory-repository.js';
 import { copyMessage } from './copy-message.js';
 import { windowStart } from './message-window.js';
@@ -62,7 +68,7 @@ export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
     try {
       keepLast = checkAppend(messages, options);
     } catch (error) {
-      return Promise.reject(error as Error);
+      return rejected(error);
     }
     if (messages.length === 0) return Promise.resolve();
     let stored = this.conversations.get(conversationId);
@@ -85,7 +91,7 @@ export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
     try {
       newest = checkLimit(limit);
     } catch (error) {
-      return Promise.reject(error as Error);
+      return rejected(error);
     }
     const stored = this.conversations.get(conversationId);
     if (stored === undefined) return Promise.resolve([]);

@@ -97,11 +97,10 @@ export class MessageWindowChatMemory implements ChatMemory {
     return settle(() => {
       const id = checkId(conversationId);
       return this.queue.run(id, async () => {
-        const { findLast } = this.repository;
-        if (findLast === undefined) return this.repository.findByConversationId(id);
+        if (this.repository.findLast === undefined) return this.repository.findByConversationId(id);
         // One more than the window: a longer conversation must still show messageWindow
         // that it is over, so that the cut falls on a turn boundary, as on the whole of it.
-        const newest = await findLast.call(this.repository, id, this.maxMessages + 1);
+        const newest = await this.repository.findLast(id, this.maxMessages + 1);
         return messageWindow(newest, this.maxMessages);
       });
     });

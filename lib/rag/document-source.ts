@@ -1,7 +1,6 @@
 import type { DocumentSource, Source } from '../core/source.js';
+import { isWebUrl } from '../core/web-url.js';
 import type { Document } from '../vector/document.js';
-
-const WEB_URL = /^https?:\/\//i;
 
 /**
  * The source a retrieved document is shown as (`QuestionAnswerAdvisor` with
@@ -30,7 +29,7 @@ export function documentSource(document: Document): Source {
   const { id, metadata } = document;
   const url = metadata['url'];
   const title = stringOf(metadata['title']);
-  if (typeof url === 'string' && WEB_URL.test(url)) {
+  if (isWebUrl(url)) {
     return title === undefined
       ? { sourceType: 'url', id, url }
       : { sourceType: 'url', id, url, title };

@@ -139,6 +139,7 @@ export class VectorStoreChatMemoryAdvisor implements Advisor {
   readonly order: number;
   private readonly settings: typeof VECTOR_MEMORY_DEFAULTS & VectorStoreChatMemoryAdvisorOptions;
   private readonly writes = new Set<Promise<void>>();
+  private lastStamp = 0;
 
   /** @param options The store, the search, the template, tool messages, callbacks, order and name. */
   constructor(options: VectorStoreChatMemoryAdvisorOptions) {
@@ -202,7 +203,7 @@ export class VectorStoreChatMemoryAdvisor implements Advisor {
             response: completed ? assembler.build() : undefined,
             loopMessages: transcript.since(loopMark),
             saveToolMessages: this.settings.saveToolMessages,
-            at: asyncScheduler.now(),
+            at: this.nextStamp(),
           };
           this.store(turn);
         }),
@@ -222,6 +223,15 @@ export class VectorStoreChatMemoryAdvisor implements Advisor {
     }).trim();
     const withSystem: Message[] = [{ role: 'system', content: text }, ...messages];
     return request.withMessages(withSystem);
+  }
+
+  /**
+   * The turn's time (`at`), made strictly increasing within this advisor so that turns of
+   * one millisecond keep their order when recalled (the clock alone ties them).
+   */
+  private nextStamp(): number {
+    this.lastStamp = Math.max(asyncScheduler.now(), this.lastStamp + 1);
+    return this.lastStamp;
   }
 
   private store(turn: MemoryTurn): void {

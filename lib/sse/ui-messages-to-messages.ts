@@ -1,5 +1,6 @@
 import type { MediaPart } from '../core/media-part.js';
 import type { Message, ToolMessage } from '../core/message.js';
+import { isWebUrl } from '../core/web-url.js';
 import {
   Rules,
   validateOptions,
@@ -173,7 +174,7 @@ function fileMedia(part: UiMessagePart): MediaPart | undefined {
   const { url, mediaType, filename } = part;
   if (typeof url !== 'string' || typeof mediaType !== 'string') return undefined;
   const named = typeof filename === 'string' ? { filename } : {};
-  if (/^https?:\/\//i.test(url)) return { mediaType, data: { url }, ...named };
+  if (isWebUrl(url)) return { mediaType, data: { url }, ...named };
   const inline = /^data:[^,]*;base64,([A-Za-z0-9+/]+={0,2})$/.exec(url);
   return inline === null ? undefined : { mediaType, data: { base64: inline[1] }, ...named };
 }

@@ -13,10 +13,12 @@ import {
   type StoreServer,
 } from '../support/servers/store-servers';
 import { waitUntil } from '../support/servers/free-port';
+import { toRow } from '../../lib/memory/sqlite/message-row';
 import {
   chatMemoryRepositoryContract,
   everyRole,
   wholeTurns,
+  withMedia,
 } from './support/chat-memory-repository-contract';
 import { continuedOnB, turnOn } from './support/continue-on-another-instance';
 import { writeThroughOutage } from './support/outage-writers';
@@ -80,12 +82,70 @@ describeWith(plan)('RedisChatMemoryRepository', () => {
     }
   });
 
-  it('stores a conversation as one hash under its key prefix', async () => {
+  it('stores a conversation as a hash (system messages, version) and a list (one row per message) under its key prefix', async () => {
     const keyPrefix = namespace();
     const repository = new RedisChatMemoryRepository({ client, keyPrefix });
     await repository.saveAll('c1', everyRole);
     expect(await client.type(`${keyPrefix}conversation:c1`)).toBe('hash');
+    expect(await client.hGet(`${keyPrefix}conversation:c1`, 'sc')).toBe('1');
+    expect(await client.lLen(`${keyPrefix}messages:c1`)).toBe(everyRole.length - 1);
+    await repository.append('c1', [{ role: 'user', content: 'more' }], { keepLast: 100 });
+    expect(await client.lLen(`${keyPrefix}messages:c1`)).toBe(everyRole.length);
     expect(await client.sMembers(`${keyPrefix}conversations`)).toEqual(['c1']);
+    await repository.deleteByConversationId('c1');
+    expect(await client.keys(`${keyPrefix}*`)).toEqual([`${keyPrefix}version`]);
+  });
+
+  describe('a conversation stored by an earlier version (one hash field m)', () => {
+    const legacyRows = (messages: readonly Message[]) =>
+      JSON.stringify(
+        messages.map((message, position) =>
+          toRow(message, { conversationId: 'old', position, maxMediaBytes: 1 << 20 }),
+        ),
+      );
+    const old: Message[] = [
+      { role: 'system', content: 'Be brief.' },
+      ...withMedia(),
+      { role: 'user', content: 'u1' },
+      { role: 'assistant', content: 'a1' },
+    ];
+    let keyPrefix: string;
+    let repository: RedisChatMemoryRepository;
+    beforeEach(async () => {
+      keyPrefix = namespace();
+      repository = new RedisChatMemoryRepository({ client, keyPrefix });
+      await client.hSet(`${keyPrefix}conversation:old`, { m: legacyRows(old), v: '7' });
+      await client.sAdd(`${keyPrefix}conversations`, 'old');
+    });
+
+    it('reads as it is, whole and the newest messages', async () => {
+      expect(await repository.findByConversationId('old')).toEqual(old);
+      expect(await repository.findLast('old', 2)).toEqual([old[0], ...old.slice(-2)]);
+      expect(await repository.findLast('old', 0)).toEqual([old[0]]);
+    });
+
+    it('is rewritten in the list layout by the first append, nothing lost, then trimmed', async () => {
+      const memory = new MessageWindowChatMemory({ maxMessages: 5, repository });
+      const added: Message[] = [
+        { role: 'user', content: 'u2' },
+        { role: 'assistant', content: 'a2' },
+      ];
+      await repository.append('old', added);
+      expect(await client.hGet(`${keyPrefix}conversation:old`, 'm')).toBeNull();
+      expect(await repository.findByConversationId('old')).toEqual([...old, ...added]);
+      await memory.add('old', [{ role: 'user', content: 'u3' }]);
+      expect(await memory.get('old')).toEqual([old[0], ...added, { role: 'user', content: 'u3' }]);
+    });
+
+    it('is rewritten by the memory through update when a system message comes in', async () => {
+      const memory = new MessageWindowChatMemory({ maxMessages: 50, repository });
+      await memory.add('old', [{ role: 'system', content: 'New rules.' }]);
+      expect(await client.hGet(`${keyPrefix}conversation:old`, 'm')).toBeNull();
+      expect(await memory.get('old')).toEqual([
+        { role: 'system', content: 'New rules.' },
+        ...old.slice(1),
+      ]);
+    });
   });
 
   it('rejects a message with an unknown role and leaves the stored conversation as it was', async () => {

@@ -8,7 +8,7 @@ import {
 } from '../../core/validate-options.js';
 import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-memory-error.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
-import { appendTrimFrom, checkAppend, checkLimit } from '../append-window.js';
+import { appendTrimFrom, checkAppend, checkLimit, rejected } from '../append-window.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
 import { fromRow, toRow, type MessageRow } from '../sqlite/message-row.js';
 import { DEFAULT_MAX_MEDIA_BYTES } from '../stored-media.js';
@@ -201,7 +201,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     try {
       keepLast = checkAppend(messages, options);
     } catch (error) {
-      return Promise.reject(error as Error);
+      return rejected(error);
     }
     if (messages.length === 0) return Promise.resolve();
     return this.transaction('write', conversationId, async (client) => {
@@ -229,8 +229,13 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
    * @returns The leading system messages and those newest ones, in saved order.
    */
   findLast(conversationId: string, limit: number): Promise<Message[]> {
+    let newest: number;
+    try {
+      newest = checkLimit(limit);
+    } catch (error) {
+      return rejected(error);
+    }
     return this.run('read', conversationId, async () => {
-      const newest = checkLimit(limit);
       const result = await this.pool.query<MessageRow>(this.sql.findLast, [conversationId, newest]);
       return this.decode(conversationId, result.rows);
     });

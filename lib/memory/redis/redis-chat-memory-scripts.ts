@@ -38,12 +38,12 @@ return 1`;
 export const SAVE_SCRIPT = `${PUSH}${WRITE}`;
 
 /**
- * KEYS: as SAVE_SCRIPT. ARGV: the version read ('0' for none), then as SAVE_SCRIPT.
+ * KEYS: as SAVE_SCRIPT. ARGV: id, the version read ('0' for none), then as SAVE_SCRIPT.
  * Returns 1 when written, 0 when someone wrote in between.
  */
 export const CHECK_AND_SAVE_SCRIPT = `${PUSH}
 local current = redis.call('HGET', KEYS[1], 'v') or '0'
-if current ~= table.remove(ARGV, 1) then return 0 end${WRITE}`;
+if current ~= table.remove(ARGV, 2) then return 0 end${WRITE}`;
 
 /**
  * KEYS: as SAVE_SCRIPT. ARGV: id, keepLast ('' for no trim), the rows to add. Adds them at

@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Message } from '../../core/message.js';
 import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-memory-error.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
-import { appendTrimFrom, checkAppend, checkLimit } from '../append-window.js';
+import { appendTrimFrom, checkAppend, checkLimit, rejected } from '../append-window.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
 import { fromRow, toRow, type MessageRow } from './message-row.js';
 import { DEFAULT_MAX_MEDIA_BYTES } from '../stored-media.js';
@@ -46,6 +46,12 @@ interface Statements {
 }
 
 type Bounds = [conversationId: string, from: number, to: number];
+
+interface Cut {
+  id: string;
+  cut: number;
+  end: number;
+}
 
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
@@ -156,8 +162,13 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
     messages: readonly Message[],
     options?: { keepLast?: number },
   ): Promise<void> {
+    let keepLast: number | undefined;
+    try {
+      keepLast = checkAppend(messages, options);
+    } catch (error) {
+      return rejected(error);
+    }
     return this.run('write', conversationId, (s) => {
-      const keepLast = checkAppend(messages, options);
       if (messages.length > 0) s.append(conversationId, messages, keepLast);
     });
   }
@@ -168,8 +179,14 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
    * @returns The leading system messages and those newest ones, in saved order.
    */
   findLast(conversationId: string, limit: number): Promise<Message[]> {
+    let newest: number;
+    try {
+      newest = checkLimit(limit);
+    } catch (error) {
+      return rejected(error);
+    }
     return this.run('read', conversationId, (s) =>
-      this.decode(conversationId, s.findLast(conversationId, checkLimit(limit))),
+      this.decode(conversationId, s.findLast(conversationId, newest)),
     );
   }
 
@@ -269,13 +286,13 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
     );
     // The window's first message: a user message at or after the cut, else one that is
     // not a tool result, else none (the end). Each is one index range scan from the cut.
-    const windowStart = db.prepare<Bounds, { position: number }>(
+    const windowStart = db.prepare<[Cut], { position: number }>(
       `SELECT coalesce(
-         (SELECT position FROM ${table} WHERE conversation_id = ?1 AND position >= ?2
+         (SELECT position FROM ${table} WHERE conversation_id = @id AND position >= @cut
             AND role = 'user' ORDER BY position LIMIT 1),
-         (SELECT position FROM ${table} WHERE conversation_id = ?1 AND position >= ?2
+         (SELECT position FROM ${table} WHERE conversation_id = @id AND position >= @cut
             AND role <> 'tool' ORDER BY position LIMIT 1),
-         ?3) AS position`,
+         @end) AS position`,
     );
     const dropRange = db.prepare<Bounds>(
       `DELETE FROM ${table} WHERE conversation_id = ? AND position >= ? AND position < ?`,
@@ -300,7 +317,9 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
         const systems = countBefore.get(conversationId, first)?.n ?? 0;
         const from = appendTrimFrom(systems, end - first + 1, keepLast);
         if (from === undefined) return;
-        const start = windowStart.get(conversationId, first + from, end + 1)?.position ?? end + 1;
+        const start =
+          windowStart.get({ id: conversationId, cut: first + from, end: end + 1 })?.position ??
+          end + 1;
         dropRange.run(conversationId, first, start);
       },
     );

@@ -1,10 +1,17 @@
 import type { DocumentSource } from '../../core/source.js';
+import { isWebUrl } from '../../core/web-url.js';
 import type { ChunkSink } from './stream-translator.js';
 
 /** Only these become links: a `javascript:` or `data:` URL is never sent to a browser. */
-const WEB_URL = /^https?:\/\//i;
 
-/** A URL the provider cites, as its stream reports it. */
+/**
+ * A URL the provider cites, as its stream reports it.
+ * @example
+ * ```ts
+ * import type { CitedUrl } from 'rx-advisors/provider-kit';
+ * const cited: CitedUrl = { url: 'https://example.com/a', title: null }; // id: the URL
+ * ```
+ */
 export interface CitedUrl {
   url: string;
   /** The provider's id for the source; default: the URL itself. */
@@ -44,7 +51,7 @@ export class CitedSources {
    */
   url(source: CitedUrl, sink: ChunkSink): void {
     const { url, title } = source;
-    if (typeof url !== 'string' || !WEB_URL.test(url)) return;
+    if (!isWebUrl(url)) return;
     const urls = (this.urls ??= new Set());
     if (urls.has(url)) return;
     urls.add(url);

@@ -3,10 +3,13 @@
 import {
   ChatMemoryError,
   ChatMemoryMediaLimitError,
+  InvalidOptionsError,
   MessageWindowChatMemory,
   type ChatMemoryRepository,
   type Message,
 } from '../../../lib/index';
+import { messageWindow } from '../../../lib/memory/message-window';
+import { checkWindowEquivalence } from './window-equivalence';
 
 /** A conversation with every role, tool calls with ids, reasoning and an error result. */
 export const everyRole: Message[] = [
@@ -91,6 +94,7 @@ export function chatMemoryRepositoryContract(
   createWithMediaLimit?: (
     maxMediaBytes: number,
   ) => ChatMemoryRepository | Promise<ChatMemoryRepository>,
+  equivalence = { conversations: 150, steps: 30 },
 ): void {
   describe(`${name} (ChatMemoryRepository contract)`, () => {
     let repository: ChatMemoryRepository;
@@ -156,6 +160,12 @@ export function chatMemoryRepositoryContract(
         ]);
         await limited.saveAll('m', [{ role: 'user', content: 'small', media: [tooBig.media![0]] }]);
         expect(await limited.findByConversationId('m')).toHaveLength(1);
+        const appended: unknown = await limited.append!('m', [turn('m', 0)[0], tooBig]).then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
+        expect(ChatMemoryMediaLimitError.isInstance(appended)).toBe(true);
+        expect(await limited.findByConversationId('m')).toHaveLength(1);
       });
     }
 
@@ -219,6 +229,122 @@ export function chatMemoryRepositoryContract(
         ...turn('t', 2),
         ...turn('t', 3),
       ]);
+    });
+
+    describe('append and findLast (the optional methods of long histories)', () => {
+      const sys: Message = { role: 'system', content: 'Be brief.' };
+      const call = (id: string): Message => ({
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id, name: 'f', arguments: '{}' }],
+      });
+      const result = (id: string): Message => ({
+        role: 'tool',
+        toolCallId: id,
+        name: 'f',
+        content: 'r',
+      });
+      const append = (id: string, messages: Message[], keepLast?: number) =>
+        repository.append!(id, messages, keepLast === undefined ? undefined : { keepLast });
+
+      it('are both implemented', () => {
+        expect(typeof repository.append).toBe('function');
+        expect(typeof repository.findLast).toBe('function');
+      });
+
+      it('appends after the last message, every role and media kept, nothing dropped without keepLast', async () => {
+        await append('a', everyRole.slice(1, 4));
+        await append('a', everyRole.slice(4));
+        await append('a', withMedia());
+        expect(await repository.findByConversationId('a')).toEqual([
+          ...everyRole.slice(1),
+          ...withMedia(),
+        ]);
+        expect(await repository.findConversationIds()).toEqual(['a']);
+        await repository.saveAll('b', everyRole);
+        await append('b', turn('b', 1));
+        expect(await repository.findByConversationId('b')).toEqual([...everyRole, ...turn('b', 1)]);
+      });
+
+      it('trims to keepLast as messageWindow over the stored and added messages, system messages kept', async () => {
+        const stored: Message[] = [sys, ...turn('t', 0), call('c1'), result('c1')];
+        const cases: [Message[], number][] = [
+          [turn('t', 1), 5], // over: cut on the next user message
+          [[call('c2'), result('c2'), result('c2'), { role: 'assistant', content: 'x' }], 4],
+          [[result('c3'), result('c3')], 3], // no user in reach, only tool results: none kept
+          [turn('t', 2), 100], // fits: nothing dropped
+          [turn('t', 3), 1], // the system message alone fills the window
+        ];
+        for (const [index, [added, keepLast]] of cases.entries()) {
+          const id = `trim-${index}`;
+          await repository.saveAll(id, stored);
+          await append(id, added, keepLast);
+          const expected = messageWindow([...stored, ...added], keepLast);
+          expect({ index, stored: await repository.findByConversationId(id) }).toEqual({
+            index,
+            stored: expected,
+          });
+        }
+        // Only tool results in reach of the window: nothing is kept, not even a listing.
+        await append('no-system', [...turn('n', 0), result('x'), result('y')], 2);
+        expect(await repository.findByConversationId('no-system')).toEqual([]);
+        expect(await repository.findConversationIds()).not.toContain('no-system');
+      });
+
+      it('finds the leading system messages and the newest `limit` others', async () => {
+        const messages = [sys, ...turn('f', 0), ...turn('f', 1), ...withMedia()];
+        await repository.saveAll('f', messages);
+        expect(await repository.findLast!('f', 3)).toEqual([sys, ...messages.slice(-3)]);
+        expect(await repository.findLast!('f', 0)).toEqual([sys]);
+        expect(await repository.findLast!('f', 1000)).toEqual(messages);
+        expect(await repository.findLast!('unknown', 5)).toEqual([]);
+        await repository.saveAll('only-system', [sys]);
+        expect(await repository.findLast!('only-system', 2)).toEqual([sys]);
+        await append('plain', [...turn('p', 0), ...turn('p', 1)]);
+        expect(await repository.findLast!('plain', 2)).toEqual(turn('p', 1));
+      });
+
+      it('refuses a system message, a bad keepLast or limit, writing nothing', async () => {
+        await repository.saveAll('r', turn('r', 0));
+        for (const bad of [
+          () => append('r', [{ role: 'user', content: 'x' }, sys]),
+          () => append('r', turn('r', 1), -1),
+          () => append('r', turn('r', 1), 1.5),
+          () => repository.findLast!('r', -1),
+        ]) {
+          const error: unknown = await bad().then(
+            () => undefined,
+            (failure: unknown) => failure,
+          );
+          expect(InvalidOptionsError.isInstance(error)).toBe(true);
+        }
+        expect(await repository.findByConversationId('r')).toEqual(turn('r', 0));
+      });
+
+      it('loses nothing when 20 appends to one conversation run at once, without a queue', async () => {
+        await Promise.all(Array.from({ length: 20 }, (_, i) => append('busy', turn('w', i))));
+        const names = wholeTurns(await repository.findByConversationId('busy'));
+        expect([...names].sort()).toEqual(Array.from({ length: 20 }, (_, i) => `w-${i}`).sort());
+        await Promise.all(Array.from({ length: 20 }, (_, i) => append('kept', turn('k', i), 7)));
+        // 7 messages over whole turns: the newest three turns, in the order they were stored.
+        const kept = wholeTurns(await repository.findByConversationId('kept'));
+        expect(kept).toHaveLength(3);
+      });
+
+      it('keeps the stored summary and system messages while appended turns push out old ones', async () => {
+        const memory = new MessageWindowChatMemory({ maxMessages: 6, repository });
+        const summary: Message = {
+          role: 'system',
+          content: '<conversation-summary>\nSummary: Ada likes tea.\n</conversation-summary>',
+        };
+        await memory.add('s', [sys, summary]);
+        for (let i = 0; i < 10; i++) await memory.add('s', turn('s', i));
+        expect(await memory.get('s')).toEqual([sys, summary, ...turn('s', 8), ...turn('s', 9)]);
+      });
+
+      it('reads and stores the same windows as the read-modify-write path, over random conversations', async () => {
+        await checkWindowEquivalence(repository, equivalence.conversations, equivalence.steps);
+      }, 120_000);
     });
 
     // Registered only for shared repositories: without `update`, the memory's in-process

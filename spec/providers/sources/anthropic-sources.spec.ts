@@ -79,7 +79,7 @@ describe('AnthropicChatModel: sources from web search citations', () => {
     expect(response.metadata.sources).toEqual(expected.map(({ type: _type, ...source }) => source));
 
     // The server-run web search is no tool call of ours; the text is unchanged.
-    expect(response.toolCalls).toBeUndefined();
+    expect(response.message.toolCalls).toBeUndefined();
     expect(response.text).toMatch(/^Based on my search results, here are the key tech news/);
     expect(response.text).toHaveLength(2402);
     expect(response.finishReason).toBe('stop');

@@ -4,11 +4,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { from, lastValueFrom } from 'rxjs';
+import { ChatClient } from '../../../lib/client/chat-client.js';
 import { aggregate } from '../../../lib/core/aggregate.js';
 import type { ChatChunk, SourceChunk } from '../../../lib/core/chat-chunk.js';
 import { ChatRequest } from '../../../lib/core/chat-request.js';
 import type { ChatResponse } from '../../../lib/core/chat-response.js';
 import { OpenAiChatModel } from '../../../lib/providers/openai/index.js';
+import { tool } from '../../../lib/tools/tool-fn.js';
 import { collect, openAiClient } from '../support/clients.js';
 import { framesFromLines } from '../support/fixtures.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
@@ -163,6 +165,35 @@ describe('OpenAiChatModel (responses): sources from annotations', () => {
       id: 'HTTPS://example.com/untitled',
       url: 'HTTPS://example.com/untitled',
     });
+  });
+
+  it('through ChatClient with the tool loop: the sources reach the caller and the response', async () => {
+    server.enqueue({
+      kind: 'sse',
+      body: framesFromLines('openai-responses', lines('openai-web-search-tool.1.chunks.txt')),
+    });
+    const client = ChatClient.builder(model)
+      .defaultTools(
+        tool({
+          name: 'clock',
+          description: 'The current time',
+          parameters: { type: 'object', properties: {} },
+          execute: () => '12:00',
+        }),
+      )
+      .build();
+
+    const response = await lastValueFrom(client.prompt('Tech news today?').call().chatResponse());
+
+    expect(response.metadata.sources?.map((source) => source.id)).toHaveLength(7);
+    expect(response.metadata.sources?.[0]).toEqual({
+      sourceType: 'url',
+      id: 'https://techcrunch.com/2025/12/05/petco-confirms-security-lapse-exposed-customers-personal-data/?utm_source=openai',
+      url: 'https://techcrunch.com/2025/12/05/petco-confirms-security-lapse-exposed-customers-personal-data/?utm_source=openai',
+      title: 'Petco confirms security lapse exposed customers’ personal data | TechCrunch',
+    });
+    // The tool loop ran the round: the model was offered the tool.
+    expect(server.requests.at(-1)?.body.tools).toHaveLength(1);
   });
 
   it('a stream without annotations has no source and no metadata.sources', async () => {
