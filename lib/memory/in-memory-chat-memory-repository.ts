@@ -1,14 +1,7 @@
 import type { Message } from '../core/message.js';
-import {
-  appendTrimFrom,
-  checkAppend,
-  checkLimit,
-  leadingSystemCount,
-  rejected,
-} from './append-window.js';
+import { checkAppend, checkLimit, rejected } from './append-window.js';
 import type { ChatMemoryRepository } from './chat-memory-repository.js';
-import { copyMessage } from './copy-message.js';
-import { windowStart } from './message-window.js';
+import { StoredConversation } from './stored-conversation.js';
 
 /**
  * A {@link ChatMemoryRepository} in a `Map`: fast, per process, gone on restart. The
@@ -24,7 +17,7 @@ import { windowStart } from './message-window.js';
  * ```
  */
 export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
-  private readonly conversations = new Map<string, Message[]>();
+  private readonly conversations = new Map<string, StoredConversation>();
 
   /** @returns The ids of every conversation with at least one message. */
   findConversationIds(): Promise<string[]> {
@@ -36,8 +29,8 @@ export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
    * @returns A copy of its messages; an empty array when there are none.
    */
   findByConversationId(conversationId: string): Promise<Message[]> {
-    const messages = this.conversations.get(conversationId);
-    return Promise.resolve(messages === undefined ? [] : messages.map(copyMessage));
+    const stored = this.conversations.get(conversationId);
+    return Promise.resolve(stored === undefined ? [] : stored.last(Number.MAX_SAFE_INTEGER));
   }
 
   /**
@@ -47,13 +40,13 @@ export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
    */
   saveAll(conversationId: string, messages: readonly Message[]): Promise<void> {
     if (messages.length === 0) this.conversations.delete(conversationId);
-    else this.conversations.set(conversationId, messages.map(copyMessage));
+    else this.conversations.set(conversationId, new StoredConversation(messages));
     return Promise.resolve();
   }
 
   /**
    * Adds copies of `messages` at the end and trims the conversation to `keepLast`, on a
-   * turn boundary (see `ChatMemoryRepository.append`); copies only what is added.
+   * turn boundary (see `ChatMemoryRepository.append`); costs what it adds and drops.
    * @param conversationId The conversation to append to.
    * @param messages The messages to add; none of them a system message.
    * @param options `keepLast`: the window, system messages included.
@@ -72,12 +65,10 @@ export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
     }
     if (messages.length === 0) return Promise.resolve();
     let stored = this.conversations.get(conversationId);
-    if (stored === undefined) this.conversations.set(conversationId, (stored = []));
-    for (const message of messages) stored.push(copyMessage(message));
-    const systems = leadingSystemCount(stored);
-    const from = appendTrimFrom(systems, stored.length - systems, keepLast);
-    if (from !== undefined) stored.splice(systems, windowStart(stored, systems + from) - systems);
-    if (stored.length === 0) this.conversations.delete(conversationId);
+    if (stored === undefined)
+      this.conversations.set(conversationId, (stored = new StoredConversation([])));
+    stored.append(messages, keepLast);
+    if (stored.size === 0) this.conversations.delete(conversationId);
     return Promise.resolve();
   }
 
@@ -94,10 +85,7 @@ export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
       return rejected(error);
     }
     const stored = this.conversations.get(conversationId);
-    if (stored === undefined) return Promise.resolve([]);
-    const systems = leadingSystemCount(stored);
-    const from = Math.max(systems, stored.length - newest);
-    return Promise.resolve([...stored.slice(0, systems), ...stored.slice(from)].map(copyMessage));
+    return Promise.resolve(stored === undefined ? [] : stored.last(newest));
   }
 
   /**

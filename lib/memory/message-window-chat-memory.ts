@@ -101,7 +101,8 @@ export class MessageWindowChatMemory implements ChatMemory {
         // One more than the window: a longer conversation must still show messageWindow
         // that it is over, so that the cut falls on a turn boundary, as on the whole of it.
         const newest = await this.repository.findLast(id, this.maxMessages + 1);
-        return messageWindow(newest, this.maxMessages);
+        // What `append` stores is the window already: cut only a longer conversation.
+        return newest.length <= this.maxMessages ? newest : messageWindow(newest, this.maxMessages);
       });
     });
   }
