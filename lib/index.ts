@@ -228,6 +228,7 @@ export {
   type Retrieval,
 } from './rag/question-answer-advisor.js';
 export { documentSource } from './rag/document-source.js';
+export type { EmitSources } from './rag/source-chunks.js';
 // Modular RAG (RetrievalAugmentationAdvisor and its stages) and vector-store chat memory
 export {
   RetrievalAugmentationAdvisor,

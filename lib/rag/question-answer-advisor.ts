@@ -6,7 +6,6 @@ import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { Message } from '../core/message.js';
-import type { Source } from '../core/source.js';
 import type { Usage } from '../core/usage.js';
 import {
   Rules,
@@ -19,7 +18,7 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { ScoredDocument } from '../vector/document.js';
 import type { FilterExpression } from '../vector/filter-expression.js';
 import type { SearchRequest, VectorStore } from '../vector/vector-store.js';
-import { EMIT_SOURCES_RULE, sourceChunks } from './source-chunks.js';
+import { EMIT_SOURCES_RULE, sourceChunks, type EmitSources } from './source-chunks.js';
 
 /**
  * What {@link QuestionAnswerAdvisor} retrieved for one call.
@@ -75,7 +74,7 @@ export interface QuestionAnswerAdvisorOptions {
    * function maps them yourself (`undefined` leaves one out; a throw fails the call before
    * the model call). Default `false`: what was retrieved reaches end users only when asked.
    */
-  emitSources?: boolean | ((document: ScoredDocument) => Source | undefined);
+  emitSources?: EmitSources;
   /** Default `Order.QUESTION_ANSWER` (`HIGHEST_PRECEDENCE + 220`). */
   order?: number;
   /** Default `'question-answer'`. */

@@ -5,9 +5,18 @@ import type { ScoredDocument } from '../vector/document.js';
 import { documentSource } from './document-source.js';
 
 /**
- * The `emitSources` option of the retrieval advisors: `true` (map with `documentSource`),
- * `false`, or a function (`undefined` leaves a document out).
- * @internal
+ * The `emitSources` option of the retrieval advisors (`QuestionAnswerAdvisor`,
+ * `RetrievalAugmentationAdvisor`): `true` sends each retrieved document as a `source`
+ * chunk made by `documentSource`, `false` sends none, a function makes the source of each
+ * document itself (`undefined` leaves a document out).
+ * @example
+ * ```ts
+ * import type { EmitSources } from 'rx-advisors';
+ * const onlyWebPages: EmitSources = (document) =>
+ *   typeof document.metadata['url'] === 'string'
+ *     ? { sourceType: 'url', id: document.id, url: document.metadata['url'] }
+ *     : undefined;
+ * ```
  */
 export type EmitSources = boolean | ((document: ScoredDocument) => Source | undefined);
 

@@ -124,7 +124,7 @@ describe('LoggerAdvisor (marble)', () => {
 
   it('inside the tool loop: earlier rounds log their response, the cut round logs cancelled', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const round1$ = cold('-c-g|', {
+      const round1$ = cold<ChatChunk>('-c-g|', {
         c: { type: 'tool-call', id: 'c1', name: 'ping', arguments: '{}' },
         g: { type: 'finish', reason: 'tool-calls' },
       });

@@ -118,7 +118,7 @@ describe('LoggerAdvisor', () => {
       const { lines, model$, seen, subscription } = liveCall();
       model$.next({ type: 'text-delta', text: 'Hel' });
       model$.next({ type: 'text-delta', text: 'lo' });
-      model$.next({ type: 'usage', usage: { inputTokens: 3, outputTokens: 1 } });
+      model$.next({ type: 'usage', usage: { inputTokens: 3, outputTokens: 1, totalTokens: 4 } });
       subscription.unsubscribe();
       expect(seen).toEqual(['Hel', 'lo']);
       expect(model$.observed).toBe(false);

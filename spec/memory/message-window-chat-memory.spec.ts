@@ -6,6 +6,7 @@ import {
 } from '../../lib/index';
 import { YieldingRepository } from './support/memory-test-kit';
 import { chatMemoryRepositoryContract } from './support/chat-memory-repository-contract';
+import { checkWindowEquivalence } from './support/window-equivalence';
 
 const sys = (content: string): Message => ({ role: 'system', content });
 const u = (content: string): Message => ({ role: 'user', content });
@@ -155,3 +156,29 @@ chatMemoryRepositoryContract(
   'InMemoryChatMemoryRepository',
   () => new InMemoryChatMemoryRepository(),
 );
+
+describe('InMemoryChatMemoryRepository over long histories', () => {
+  // Hundreds of writes per conversation: the dropped messages are cut out of the array in
+  // batches (after 64 and more), which short conversations never reach.
+  it('reads and stores the same windows as the read-modify-write path over 400 writes', async () => {
+    await checkWindowEquivalence(new InMemoryChatMemoryRepository(), 12, 400, 7);
+  }, 60_000);
+
+  it('keeps the whole history without keepLast, and finds the newest of it', async () => {
+    const repository = new InMemoryChatMemoryRepository();
+    await repository.saveAll('h', [sys('Be brief.')]);
+    for (let i = 0; i < 300; i++) await repository.append('h', [u(`u${i}`), a(`a${i}`)]);
+    const all = await repository.findByConversationId('h');
+    expect(all).toHaveLength(601);
+    expect(await repository.findLast('h', 2)).toEqual([sys('Be brief.'), u('u299'), a('a299')]);
+    for (let i = 300; i < 400; i++)
+      await repository.append('h', [u(`u${i}`), a(`a${i}`)], { keepLast: 5 });
+    expect(await repository.findByConversationId('h')).toEqual([
+      sys('Be brief.'),
+      u('u398'),
+      a('a398'),
+      u('u399'),
+      a('a399'),
+    ]);
+  });
+});

@@ -13,7 +13,11 @@ import {
 } from '../../../lib/index';
 import { SqliteChatMemoryRepository } from '../../../lib/memory/sqlite/index';
 import { MockChatModel } from '../../../lib/testing/index';
-import { chatMemoryRepositoryContract } from '../support/chat-memory-repository-contract';
+import {
+  chatMemoryRepositoryContract,
+  wholeTurns,
+} from '../support/chat-memory-repository-contract';
+import { runTwoWriters } from '../support/two-writers';
 
 const conversation: Message[] = [
   { role: 'system', content: 'Be brief.' },
@@ -120,6 +124,23 @@ describe('SqliteChatMemoryRepository', () => {
     expect(error).toMatchObject({ operation: 'write', conversationId: 'c1' });
     expect(await repository.findByConversationId('c1')).toEqual(conversation);
   });
+
+  it('keeps every turn whole and in each writer order when two processes append to one conversation of one file at once', async () => {
+    const file = join(folder, 'two-writers.db');
+    await runTwoWriters('sqlite', file, 'two_writers', 'shared', 40);
+    const repository = new SqliteChatMemoryRepository({
+      database: openDatabase(file),
+      tableName: 'two_writers',
+    });
+    const names = wholeTurns(await repository.findByConversationId('shared'));
+    expect(names).toHaveLength(80);
+    expect(names.filter((n) => n.startsWith('one-'))).toEqual(
+      Array.from({ length: 40 }, (_, i) => `one-${i}`),
+    );
+    expect(names.filter((n) => n.startsWith('two-'))).toEqual(
+      Array.from({ length: 40 }, (_, i) => `two-${i}`),
+    );
+  }, 60_000);
 
   it('uses its own table when given a tableName', async () => {
     const database = openDatabase(':memory:');

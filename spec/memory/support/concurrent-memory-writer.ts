@@ -1,12 +1,14 @@
 // A child process for the two-process tests: appends `turns` turns to one conversation
 // through its own MessageWindowChatMemory, after the parent says "go" on stdin.
-//   tsx concurrent-memory-writer.ts <redis|postgres> <url> <namespace> <conversation> <writer> <turns>
+//   tsx concurrent-memory-writer.ts <redis|postgres|sqlite> <url or file> <namespace> <conversation> <writer> <turns>
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { createInterface } from 'node:readline';
 import { MessageWindowChatMemory, type ChatMemoryRepository } from '../../../lib/index';
 import { PostgresChatMemoryRepository } from '../../../lib/memory/postgres/index';
 import { RedisChatMemoryRepository } from '../../../lib/memory/redis/index';
+import { SqliteChatMemoryRepository } from '../../../lib/memory/sqlite/index';
 
 const [store, url, namespace, conversationId, writer, turns] = process.argv.slice(2) as [
   string,
@@ -24,6 +26,12 @@ async function main(): Promise<void> {
     const client = await createClient({ url }).connect();
     repository = new RedisChatMemoryRepository({ client, keyPrefix: namespace });
     close = () => client.quit();
+  } else if (store === 'sqlite') {
+    // The busy timeout lets one process wait while the other holds the write lock.
+    const database = new Database(url, { timeout: 10_000 });
+    repository = new SqliteChatMemoryRepository({ database, tableName: namespace });
+    await repository.findByConversationId(conversationId); // creates the table before "go"
+    close = () => Promise.resolve(database.close());
   } else {
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     repository = new PostgresChatMemoryRepository({ pool, tableName: namespace });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 /** Runs two writer processes on one conversation, released at the same moment; resolves when both exited 0. */
 export async function runTwoWriters(
-  store: 'redis' | 'postgres',
+  store: 'redis' | 'postgres' | 'sqlite',
   url: string,
   namespace: string,
   conversationId: string,
