@@ -26,12 +26,15 @@ import { isObservable, Observable, type Subscription } from 'rxjs';
  * @param source$ The values to filter.
  * @param keep Whether a value of `source$` goes on.
  * @param then Called once `source$` completes; what follows.
+ * @param sourceFailed Called with an error of `source$` itself, just before the stream
+ *   fails with it (the tool loop notes the model calls behind a failed round).
  * @returns A cold Observable.
  */
 export function filterThen<T, R>(
   source$: Observable<T>,
   keep: (value: T) => boolean,
   then: () => readonly R[] | Observable<R>,
+  sourceFailed?: (err: unknown) => void,
 ): Observable<T | R> {
   return new Observable<T | R>((subscriber) => {
     let tail: Subscription | undefined;
@@ -54,7 +57,10 @@ export function filterThen<T, R>(
         }
         if (kept) subscriber.next(value);
       },
-      error: (err: unknown) => subscriber.error(err),
+      error: (err: unknown) => {
+        sourceFailed?.(err);
+        subscriber.error(err);
+      },
       complete: () => {
         // `keep` threw on a synchronous source: the stream has failed, nothing follows.
         if (subscriber.closed) return;

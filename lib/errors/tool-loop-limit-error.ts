@@ -3,7 +3,7 @@ import { hasErrorMarker, RxAdvisorsError } from './rx-advisors-error.js';
 const MARKER = Symbol.for('rx-advisors.error.ToolLoopLimitError');
 
 /**
- * Raised when the tool loop would need more model calls than `maxRounds` allows.
+ * Raised when the tool loop would need more rounds than `maxRounds` allows.
  *
  * @example
  * ```ts
@@ -17,7 +17,7 @@ const MARKER = Symbol.for('rx-advisors.error.ToolLoopLimitError');
  * ```
  */
 export class ToolLoopLimitError extends RxAdvisorsError {
-  /** How many model calls (rounds) were made before the loop stopped. */
+  /** How many tool-loop rounds were run before the loop stopped. */
   readonly rounds: number;
   /** The configured limit. */
   readonly maxRounds: number;
@@ -25,7 +25,7 @@ export class ToolLoopLimitError extends RxAdvisorsError {
   /** @param options The rounds made and the limit. */
   constructor(options: { rounds: number; maxRounds: number }) {
     super(
-      `The tool loop stopped after ${options.rounds} model calls: the model still asked for tools, ` +
+      `The tool loop stopped after ${options.rounds} rounds: the model still asked for tools, ` +
         `and maxRounds is ${options.maxRounds}. Raise maxRounds, or check why the model keeps calling tools.`,
     );
     Object.defineProperty(this, MARKER, { value: true });

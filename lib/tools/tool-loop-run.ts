@@ -1,5 +1,6 @@
 import { concat, concatMap, defer, from, isObservable, map, of, type Observable } from 'rxjs';
 import type { AdvisorChain } from '../advisor-api/advisor.js';
+import { noteModelCalls, takeModelCalls } from '../advisor-api/model-calls-of-error.js';
 import { expandRounds } from '../core/expand-rounds.js';
 import { filterThen } from '../core/filter-then.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
@@ -109,6 +110,7 @@ export class ToolLoopRun {
         this.chain.next(request),
         assembly.forward,
         () => this.endRound(request, assembly),
+        this.roundFailed,
       );
       return this.options.emitToolEvents
         ? concat(of<ChatChunk>({ type: 'round-start', round }), body$)
@@ -120,6 +122,8 @@ export class ToolLoopRun {
     const { state, hooks, options } = this;
     const built = assembly.assembler.build();
     const renamed = renameRepeatedIds(built);
+    // A round is one model call, or more when a recursive advisor inside retried it.
+    state.modelCalls += built.metadata.rounds;
     const response = hooks.afterRound(built, state);
     state.usage.add(response.usage);
     if (response.metadata.id !== undefined) state.id = response.metadata.id;
@@ -266,6 +270,14 @@ export class ToolLoopRun {
     return (this.transcript ??= ToolLoopTranscript.of(this.state.context));
   }
 
+  /**
+   * A round's model call (or an advisor inside the loop) failed: the error carries the
+   * loop's model calls, that round's included, to a recursive advisor outside the loop.
+   */
+  private readonly roundFailed = (err: unknown): void => {
+    noteModelCalls(err, this.state.modelCalls + takeModelCalls(err));
+  };
+
   private readonly countCall = (call: ToolCall): void => {
     const { state } = this;
     const count = (state.toolCallCounts.get(call.name) ?? 0) + 1;
@@ -282,7 +294,7 @@ export class ToolLoopRun {
     const initial: ToolLoopSummary = {
       finishReason,
       usage: state.usage.total,
-      rounds: state.round,
+      rounds: state.modelCalls,
     };
     if (state.id !== undefined) initial.id = state.id;
     if (state.model !== undefined) initial.model = state.model;

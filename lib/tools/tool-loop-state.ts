@@ -22,7 +22,7 @@ import { toolsByName } from './unique-tools.js';
  * ```
  */
 export interface ToolLoopState {
-  /** The current round (model call), counting from 1; 0 before the first. */
+  /** The current tool-loop round, counting from 1; 0 before the first (a retried round is still one round). */
   readonly round: number;
   /** Usage of the rounds finished so far. */
   readonly usage: UsageAccumulator;
@@ -37,6 +37,8 @@ export interface ToolLoopState {
 /** The mutable state behind {@link ToolLoopState}, created per subscription. @internal */
 export class MutableToolLoopState implements ToolLoopState {
   round = 0;
+  /** Model calls of the rounds finished so far: a round's inner retries count too. */
+  modelCalls = 0;
   readonly usage = new UsageAccumulator();
   readonly messages: Message[] = [];
   readonly toolCallCounts = new Map<string, number>();

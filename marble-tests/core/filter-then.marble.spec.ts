@@ -173,4 +173,28 @@ describe('filterThen (marble)', () => {
       expectObservable(result$).toBe('-a(x|)', { a: 'a', x: 'x2' });
     });
   });
+  it('tells sourceFailed about an error of the source only, on its frame', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const [boom, late, tail] = [new Error('boom'), new Error('late'), new Error('tail')];
+      const seen: string[] = [];
+      const note = (err: unknown): void =>
+        void seen.push(`${testScheduler.now()}:${(err as Error).message}`);
+      expectObservable(
+        filterThen(cold<string>('--a--#', undefined, boom), notB, () => ['x'], note),
+      ).toBe('--a--#', undefined, boom);
+      const thenFails = (): string[] => {
+        throw late;
+      };
+      expectObservable(filterThen(cold<string>('--a--|'), notB, thenFails, note)).toBe(
+        '--a--#',
+        undefined,
+        late,
+      );
+      expectObservable(
+        filterThen(cold<string>('--a|'), notB, () => cold<string>('-#', undefined, tail), note),
+      ).toBe('--a-#', undefined, tail);
+      testScheduler.flush();
+      expect(seen).toEqual(['5:boom']);
+    });
+  });
 });

@@ -58,14 +58,17 @@ export function postgresStatements(tableName: string) {
         $3::int) AS position`,
     dropRange: `DELETE FROM ${table} WHERE conversation_id = $1 AND position >= $2 AND position < $3`,
     // The leading system rows and the newest $2 after them, in order, from one snapshot.
-    findLast: `WITH b AS (SELECT (SELECT position FROM ${table} WHERE conversation_id = $1
-          AND role <> 'system' ORDER BY position LIMIT 1) AS first)
+    // Both branches bound `position` by one value (no OR), so each is an index range: the
+    // read costs the window, not the conversation.
+    findLast: `WITH b AS (SELECT coalesce((SELECT position FROM ${table} WHERE conversation_id = $1
+          AND role <> 'system' ORDER BY position LIMIT 1), 2147483647) AS first)
       SELECT * FROM (
-        SELECT position, ${COLUMNS} FROM ${table}, b
-          WHERE conversation_id = $1 AND (b.first IS NULL OR position < b.first)
+        SELECT position, ${COLUMNS} FROM ${table}
+          WHERE conversation_id = $1 AND position < (SELECT first FROM b)
         UNION ALL
-        (SELECT position, ${COLUMNS} FROM ${table}, b
-          WHERE conversation_id = $1 AND position >= b.first ORDER BY position DESC LIMIT $2)
+        (SELECT position, ${COLUMNS} FROM ${table}
+          WHERE conversation_id = $1 AND position >= (SELECT first FROM b)
+          ORDER BY position DESC LIMIT $2)
       ) AS rows ORDER BY position`,
     // One lock per conversation and table, held until the transaction ends: writers of one
     // conversation queue up (in the order PostgreSQL grants the lock), others run freely.
