@@ -30,6 +30,9 @@ export function historyMessage(i: number): Message {
     : { role: 'assistant', content: `${ANSWER}(${i})` };
 }
 
+/** The window of the second read: smaller than every history but the first. */
+const SMALL_WINDOW = 20;
+
 /** One turn's messages as `add` gets them. */
 function turnMessages(i: number): Message[] {
   return [
@@ -149,6 +152,17 @@ async function measure(
   if (bad !== '')
     throw new Error(`W8 ${adapter.name}: a turn answered ${JSON.stringify(bad.slice(0, 40))}`);
   await check('turn');
+  // The same history read through a window of 20: the read the prompt pays when the
+  // window is smaller than what is stored (its cost must follow the window, not `stored`).
+  const small = new MessageWindowChatMemory({ maxMessages: SMALL_WINDOW, repository });
+  const windowRead = await timeOp(
+    () => small.get(id).then((messages) => messages.length),
+    plan.samples,
+    plan.sampleMs,
+  );
+  const windowLength = (await small.get(id)).length;
+  if (windowLength !== Math.min(SMALL_WINDOW, stored))
+    throw new Error(`W8 ${adapter.name}: a window of ${SMALL_WINDOW} read ${windowLength}`);
   await repository.deleteByConversationId(id);
   for (const [metric, values] of rows) {
     report.addRow({
@@ -159,6 +173,13 @@ async function measure(
       ...quartiles(values),
     });
   }
+  report.addRow({
+    workload: 'W8',
+    params: { repository: adapter.name, stored, window: SMALL_WINDOW },
+    framework: 'rx-advisors',
+    metric: 'us-per-read',
+    ...quartiles(windowRead),
+  });
 }
 
 /**

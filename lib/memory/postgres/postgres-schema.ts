@@ -58,17 +58,19 @@ export function postgresStatements(tableName: string) {
         $3::int) AS position`,
     dropRange: `DELETE FROM ${table} WHERE conversation_id = $1 AND position >= $2 AND position < $3`,
     // The leading system rows and the newest $2 after them, in order, from one snapshot.
-    // Both branches bound `position` by one value (no OR), so each is an index range: the
-    // read costs the window, not the conversation.
+    // The newest rows are read by a plain `ORDER BY position DESC LIMIT` (a backward scan
+    // of the primary key that stops after $2 rows, whatever the statistics say; a lower
+    // bound on `position` there let the planner sort the whole conversation) and then
+    // bounded: the read costs the window, not the conversation.
     findLast: `WITH b AS (SELECT coalesce((SELECT position FROM ${table} WHERE conversation_id = $1
           AND role <> 'system' ORDER BY position LIMIT 1), 2147483647) AS first)
       SELECT * FROM (
         SELECT position, ${COLUMNS} FROM ${table}
           WHERE conversation_id = $1 AND position < (SELECT first FROM b)
         UNION ALL
-        (SELECT position, ${COLUMNS} FROM ${table}
-          WHERE conversation_id = $1 AND position >= (SELECT first FROM b)
-          ORDER BY position DESC LIMIT $2)
+        SELECT * FROM (SELECT position, ${COLUMNS} FROM ${table}
+          WHERE conversation_id = $1 ORDER BY position DESC LIMIT $2) AS newest
+          WHERE position >= (SELECT first FROM b)
       ) AS rows ORDER BY position`,
     // One lock per conversation and table, held until the transaction ends: writers of one
     // conversation queue up (in the order PostgreSQL grants the lock), others run freely.
