@@ -4,8 +4,7 @@ import type {
   EmbeddingModelV3CallOptions,
   SharedV3ProviderOptions,
 } from '@ai-sdk/provider';
-import { catchError, concatMap, defer, from, map, Observable, of, reduce, throwError } from 'rxjs';
-import type { Usage } from '../../core/usage.js';
+import { catchError, concatMap, defer, from, map, Observable, of, throwError } from 'rxjs';
 import {
   Rules,
   validateOptions,
@@ -13,6 +12,7 @@ import {
   type OptionRules,
 } from '../../core/validate-options.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
+import { embedInBatches } from '../../vector/embed-in-batches.js';
 import type { EmbeddingModel, EmbeddingResponse } from '../../vector/embedding-model.js';
 import { aiSdkError } from './ai-sdk-error.js';
 
@@ -148,15 +148,8 @@ export class AiSdkEmbeddingModel implements EmbeddingModel {
     }
     // `maxEmbeddingsPerCall` may be a promise: read once per call, inside the subscription.
     return defer(() => from(Promise.resolve(this.model.maxEmbeddingsPerCall))).pipe(
-      concatMap((limit) => from(batches(texts, this.sizeFor(limit)))),
-      concatMap((batch) => this.request(batch)),
-      reduce<EmbeddingResponse, EmbeddingResponse>(
-        (total, part) => ({
-          embeddings: [...total.embeddings, ...part.embeddings],
-          usage: addUsage(total.usage, part.usage),
-          model: part.model,
-        }),
-        { embeddings: [], usage: { inputTokens: 0, outputTokens: undefined, totalTokens: 0 } },
+      concatMap((limit) =>
+        embedInBatches(texts, this.sizeFor(limit), (batch) => this.request(batch)),
       ),
     );
   }
@@ -201,20 +194,4 @@ export class AiSdkEmbeddingModel implements EmbeddingModel {
       }),
     );
   }
-}
-
-function batches(texts: readonly string[], size: number): string[][] {
-  const out: string[][] = [];
-  for (let i = 0; i < texts.length; i += size) out.push(texts.slice(i, i + size));
-  return out;
-}
-
-function addUsage(a: Usage, b: Usage): Usage {
-  const sum = (x: number | undefined, y: number | undefined): number | undefined =>
-    x === undefined || y === undefined ? undefined : x + y;
-  return {
-    inputTokens: sum(a.inputTokens, b.inputTokens),
-    outputTokens: undefined,
-    totalTokens: sum(a.totalTokens, b.totalTokens),
-  };
 }

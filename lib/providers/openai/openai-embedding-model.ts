@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { concatMap, from, map, Observable, of, reduce } from 'rxjs';
+import { map, Observable, of } from 'rxjs';
 import type { Usage } from '../../core/usage.js';
 import {
   Rules,
@@ -7,6 +7,7 @@ import {
   withDefaults,
   type OptionRules,
 } from '../../core/validate-options.js';
+import { embedInBatches } from '../../vector/embed-in-batches.js';
 import type { EmbeddingModel, EmbeddingResponse } from '../../vector/embedding-model.js';
 import { clientSecrets, toProviderError, validateClient } from '../kit/index.js';
 
@@ -83,24 +84,10 @@ export class OpenAiEmbeddingModel implements EmbeddingModel {
   }
 
   embed(texts: readonly string[]): Observable<EmbeddingResponse> {
-    const batches: string[][] = [];
-    for (let i = 0; i < texts.length; i += this.batchSize) {
-      batches.push(texts.slice(i, i + this.batchSize));
-    }
-    if (batches.length === 0) {
+    if (texts.length === 0) {
       return of({ embeddings: [], usage: usageOf(undefined) });
     }
-    return from(batches).pipe(
-      concatMap((batch) => this.request(batch)),
-      reduce<EmbeddingResponse, EmbeddingResponse>(
-        (total, part) => ({
-          embeddings: [...total.embeddings, ...part.embeddings],
-          usage: addUsage(total.usage, part.usage),
-          model: part.model,
-        }),
-        { embeddings: [], usage: { inputTokens: 0, outputTokens: undefined, totalTokens: 0 } },
-      ),
-    );
+    return embedInBatches(texts, this.batchSize, (batch) => this.request(batch));
   }
 
   /** One `embeddings.create` call, aborted on unsubscribe. */
@@ -139,15 +126,5 @@ function usageOf(usage: OpenAI.Embeddings.CreateEmbeddingResponse.Usage | undefi
     inputTokens: usage?.prompt_tokens,
     outputTokens: undefined,
     totalTokens: usage?.total_tokens,
-  };
-}
-
-function addUsage(a: Usage, b: Usage): Usage {
-  const sum = (x: number | undefined, y: number | undefined): number | undefined =>
-    x === undefined || y === undefined ? undefined : x + y;
-  return {
-    inputTokens: sum(a.inputTokens, b.inputTokens),
-    outputTokens: undefined,
-    totalTokens: sum(a.totalTokens, b.totalTokens),
   };
 }
