@@ -23,10 +23,9 @@ import { isPromiseLike } from '../core/is-promise-like.js';
 import { ResponseAssembler } from '../core/response-assembler.js';
 import { UsageAccumulator } from '../core/usage-accumulator.js';
 import type { Usage } from '../core/usage.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { Advisor, AdvisorChain } from './advisor.js';
 import { noteModelCalls, takeModelCalls } from './model-calls-of-error.js';
-import { validateAdvisorIdentity } from './validate-advisor-identity.js';
+import { validateRecursiveAdvisorOptions } from './validate-recursive-advisor-options.js';
 
 /**
  * What {@link RecursiveAdvisorOptions.next} is told about the attempt that just ended.
@@ -161,21 +160,7 @@ export function recursiveAdvisor<TRun = undefined>(
   options: RecursiveAdvisorOptions<TRun>,
 ): Advisor {
   const { name, order, before, start, next } = options;
-  validateAdvisorIdentity({ name, order });
-  if (typeof next !== 'function') {
-    throw new InvalidOptionsError({
-      option: 'next',
-      value: next,
-      expected: 'a function (state) => next request or undefined to stop',
-    });
-  }
-  if (start !== undefined && typeof start !== 'function') {
-    throw new InvalidOptionsError({
-      option: 'start',
-      value: start,
-      expected: 'a function (request) => the state of one run',
-    });
-  }
+  validateRecursiveAdvisorOptions({ name, order, start, next });
   return {
     name,
     order,

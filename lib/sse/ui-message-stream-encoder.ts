@@ -4,6 +4,7 @@ import { UsageAccumulator } from '../core/usage-accumulator.js';
 import type { SseEncoder, SseStreamEncoder } from './sse-encoder.js';
 import type { SseErrorPolicy } from './sse-error-policy.js';
 import { eventLineWriter, frameWithoutId, type EventLineWriter } from './sse-frame-writer.js';
+import { dataPart, retryPart, sourcePart } from './ui-data-parts.js';
 import { toolInputPart, toolOutputPart } from './ui-tool-parts.js';
 
 const START = '{"type":"start"}';
@@ -161,51 +162,20 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
         this.endText();
         this.endReasoning();
         return;
-      case 'retry': {
-        // The UI protocol cannot take back what a client shows: a `data-retry` part marks where
-        // the new attempt starts (see docs/sse.md).
+      case 'retry':
+        // A retry ends the step: the new attempt starts a step of its own.
         this.closeStep();
-        const { attempt, advisor, delay } = chunk;
-        const data: Record<string, unknown> = {
-          attempt,
-          reason: this.errors.retryReason(chunk),
-          advisor,
-        };
-        if (delay !== undefined) data['delay'] = delay;
-        this.write({ type: 'data-retry', data });
+        this.write(retryPart(chunk, this.errors));
         return;
-      }
-      case 'data': {
+      case 'data':
         // A data part is not part of a text or reasoning run, but belongs to the step.
         this.openStep();
-        const { name, id, data, transient } = chunk;
-        this.write({
-          type: `data-${name}`,
-          ...(id === undefined ? {} : { id }),
-          data,
-          ...(transient === true ? { transient } : {}),
-        });
+        this.write(dataPart(chunk));
         return;
-      }
       case 'source':
         // Retrieval happens before any model call: a source does not open a step (the reader
         // takes source parts anywhere), so no empty step precedes the answer.
-        this.write(
-          chunk.sourceType === 'url'
-            ? {
-                type: 'source-url',
-                sourceId: chunk.id,
-                url: chunk.url,
-                ...(chunk.title === undefined ? {} : { title: chunk.title }),
-              }
-            : {
-                type: 'source-document',
-                sourceId: chunk.id,
-                mediaType: chunk.mediaType,
-                title: chunk.title,
-                ...(chunk.filename === undefined ? {} : { filename: chunk.filename }),
-              },
-        );
+        this.write(sourcePart(chunk));
         return;
       case 'finish':
         this.finish(chunk.reason);

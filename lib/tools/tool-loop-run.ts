@@ -1,4 +1,4 @@
-import { concat, concatMap, defer, from, isObservable, map, of, type Observable } from 'rxjs';
+import { concat, concatMap, defer, from, map, of, type Observable } from 'rxjs';
 import type { AdvisorChain } from '../advisor-api/advisor.js';
 import { noteModelCalls, takeModelCalls } from '../advisor-api/model-calls-of-error.js';
 import { expandRounds } from '../core/expand-rounds.js';
@@ -12,6 +12,14 @@ import { ToolLoopLimitError } from '../errors/tool-loop-limit-error.js';
 import { TooManyToolCallsError } from '../errors/too-many-tool-calls-error.js';
 import { finalChunks, toToolResultChunk } from './loop-chunks.js';
 import { RoundAssembly } from './round-assembly.js';
+import {
+  asObservable,
+  isLoopStep,
+  LoopStep,
+  roundEndChunk,
+  type LoopItem,
+  type RoundEnd,
+} from './round-end.js';
 import { startToolCalls } from './start-tool-calls.js';
 import { isToolMessage, type ToolCallEvent } from './tool-call-results.js';
 import { resumeApprovals, resumedRound } from './approval-resume.js';
@@ -28,32 +36,12 @@ import { interceptorOf } from './tool-execution.js';
 import type { MutableToolLoopState, ToolLoopSummary } from './tool-loop-state.js';
 import { renameRepeatedIds } from './unique-tool-call-ids.js';
 
-/** Opens the next round; the last value of a round, consumed by `expandRounds`. */
-class LoopStep {
-  constructor(readonly request: ChatRequest) {}
-}
-
-type LoopItem = ChatChunk | LoopStep;
-
-/** What a round's end decides: values now (no subscription), or an Observable of them. */
-type RoundEnd = LoopItem[] | Observable<LoopItem>;
-
-const isLoopStep = (item: LoopItem): item is LoopStep => item instanceof LoopStep;
-
 const keepNone = (): boolean => false;
 const keepAll = (): boolean => true;
 
 /** A finished call as its `tool-result` chunk; a preliminary result goes out as it is. */
 const toToolEvent = (event: ToolCallEvent): ChatChunk =>
   isToolMessage(event) ? toToolResultChunk(event) : event;
-
-const asObservable = (end: RoundEnd): Observable<LoopItem> => (isObservable(end) ? end : from(end));
-
-const roundEnd = (round: number, finishReason: FinishReason): ChatChunk => ({
-  type: 'round-end',
-  round,
-  finishReason,
-});
 
 /**
  * One run of the tool loop (one subscription of `ToolCallingAdvisor.advise`): a round is
@@ -131,7 +119,7 @@ export class ToolLoopRun {
     const { emitToolEvents } = options;
     if (!hooks.isEligible(response, state)) {
       const out: ChatChunk[] = assembly.held ?? [];
-      if (emitToolEvents) out.push(roundEnd(state.round, response.finishReason));
+      if (emitToolEvents) out.push(roundEndChunk(state.round, response.finishReason));
       for (const chunk of this.loopEnd(response.finishReason)) out.push(chunk);
       return out;
     }
@@ -148,7 +136,7 @@ export class ToolLoopRun {
     // Calls the model sent only as deltas, or under a repeated id, are announced now.
     const unannounced = assembly.sawToolCall ? renamed : toolCalls;
     const announced = unannounced.map((call): ChatChunk => ({ type: 'tool-call', ...call }));
-    announced.push(roundEnd(state.round, response.finishReason));
+    announced.push(roundEndChunk(state.round, response.finishReason));
     // The events go out before any tool starts.
     return concat(
       from(announced),
