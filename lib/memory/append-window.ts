@@ -46,6 +46,32 @@ export function checkAppend(
 }
 
 /**
+ * `ChatMemoryRepository.append` up to the write: checks the arguments (see
+ * {@link checkAppend}), resolves at once when there is nothing to add, else runs `write`.
+ * Every repository's `append` goes through it, so a bad argument rejects the same way
+ * (nothing written) whatever the store.
+ * @internal
+ * @param messages What the caller appends.
+ * @param options `{ keepLast }` or nothing.
+ * @param write Adds the (at least one) messages and trims to the checked `keepLast`.
+ * @returns `write`'s Promise; a rejected one (InvalidOptionsError) on a bad argument.
+ */
+export function appendChecked(
+  messages: readonly Message[],
+  options: AppendOptions | undefined,
+  write: (keepLast: number | undefined) => Promise<void>,
+): Promise<void> {
+  let keepLast: number | undefined;
+  try {
+    keepLast = checkAppend(messages, options);
+  } catch (error) {
+    return rejected(error);
+  }
+  if (messages.length === 0) return Promise.resolve();
+  return write(keepLast);
+}
+
+/**
  * Where the trim of `append` begins: `undefined` when the conversation fits in `keepLast`
  * (nothing is dropped), else the index, among the non-system messages, of the earliest
  * one the window may keep. The repository then keeps from the first user message at or

@@ -1,5 +1,5 @@
 import type { Message } from '../core/message.js';
-import { checkAppend, checkLimit, rejected } from './append-window.js';
+import { appendChecked, checkLimit, rejected } from './append-window.js';
 import type { ChatMemoryRepository } from './chat-memory-repository.js';
 import { StoredConversation } from './stored-conversation.js';
 
@@ -57,19 +57,14 @@ export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
     messages: readonly Message[],
     options?: { keepLast?: number },
   ): Promise<void> {
-    let keepLast: number | undefined;
-    try {
-      keepLast = checkAppend(messages, options);
-    } catch (error) {
-      return rejected(error);
-    }
-    if (messages.length === 0) return Promise.resolve();
-    let stored = this.conversations.get(conversationId);
-    if (stored === undefined)
-      this.conversations.set(conversationId, (stored = new StoredConversation([])));
-    stored.append(messages, keepLast);
-    if (stored.size === 0) this.conversations.delete(conversationId);
-    return Promise.resolve();
+    return appendChecked(messages, options, (keepLast) => {
+      let stored = this.conversations.get(conversationId);
+      if (stored === undefined)
+        this.conversations.set(conversationId, (stored = new StoredConversation([])));
+      stored.append(messages, keepLast);
+      if (stored.size === 0) this.conversations.delete(conversationId);
+      return Promise.resolve();
+    });
   }
 
   /**

@@ -1,71 +1,24 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Message } from '../../core/message.js';
-import {
-  Rules,
-  validateOptions,
-  withDefaults,
-  type OptionRules,
-} from '../../core/validate-options.js';
-import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-memory-error.js';
+import { validateOptions, withDefaults } from '../../core/validate-options.js';
+import type { ChatMemoryOperation } from '../../errors/chat-memory-error.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
-import { appendTrimFrom, checkAppend, checkLimit, rejected } from '../append-window.js';
+import { appendChecked, checkLimit, rejected } from '../append-window.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
-import { fromRow, toRow, type MessageRow } from '../sqlite/message-row.js';
-import { DEFAULT_MAX_MEDIA_BYTES } from '../stored-media.js';
+import { decodeTableRows } from '../sqlite/decode-table-rows.js';
+import type { MessageRow } from '../sqlite/message-row.js';
+import {
+  POSTGRES_CHAT_MEMORY_DEFAULTS,
+  POSTGRES_CHAT_MEMORY_RULES,
+  TABLE_NAME,
+  type PostgresChatMemoryRepositoryOptions,
+} from './postgres-chat-memory-options.js';
 import { postgresFailure } from './postgres-failure.js';
+import { appendRows, insertRows, type PostgresRowWriter } from './postgres-message-rows.js';
 import { postgresSchemaSql, postgresStatements } from './postgres-schema.js';
+import { lockedTransaction } from './postgres-transaction.js';
 
-/**
- * Options of {@link PostgresChatMemoryRepository}.
- * @example
- * ```ts
- * import pg from 'pg';
- * import type { PostgresChatMemoryRepositoryOptions } from 'rx-advisors/memory/postgres';
- * const options: PostgresChatMemoryRepositoryOptions = {
- *   pool: new pg.Pool({ connectionString: process.env.DATABASE_URL }),
- *   tableName: 'support_chat_memory',
- * };
- * ```
- */
-export interface PostgresChatMemoryRepositoryOptions {
-  /** A `pg` Pool. The application creates and ends it (and listens to its `error` event). */
-  pool: Pool;
-  /** The table that holds the messages; default `rx_advisors_chat_memory`. */
-  tableName?: string;
-  /** Create the table on first use (default `true`); `false` when a migration creates it from {@link PostgresChatMemoryRepository.schemaSql}. */
-  createTable?: boolean;
-  /**
-   * The most inline media (images and files given as base64 or bytes, decoded) one message
-   * may carry, in bytes; default 5 MiB. A larger message fails the write with a
-   * `ChatMemoryMediaLimitError`.
-   */
-  maxMediaBytes?: number;
-}
-
-const POSTGRES_CHAT_MEMORY_DEFAULTS = {
-  tableName: 'rx_advisors_chat_memory',
-  createTable: true,
-  maxMediaBytes: DEFAULT_MAX_MEDIA_BYTES,
-} as const;
-
-const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
-const POSTGRES_CHAT_MEMORY_RULES = {
-  pool: Rules.custom(
-    "a pg Pool (import pg from 'pg'; new pg.Pool({ connectionString }))",
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      typeof (value as Record<string, unknown>)['query'] === 'function' &&
-      typeof (value as Record<string, unknown>)['connect'] === 'function',
-  ),
-  tableName: Rules.custom(
-    'a SQL identifier: letters, digits and underscores, not starting with a digit',
-    (value) => typeof value === 'string' && TABLE_NAME.test(value),
-  ),
-  createTable: Rules.boolean,
-  maxMediaBytes: Rules.integer(0),
-} as const satisfies OptionRules<PostgresChatMemoryRepositoryOptions>;
+export type { PostgresChatMemoryRepositoryOptions } from './postgres-chat-memory-options.js';
 
 /**
  * A {@link ChatMemoryRepository} in PostgreSQL over `pg`, shared by every instance of a
@@ -99,7 +52,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   readonly tableName: string;
   private readonly pool: Pool;
   private readonly createTable: boolean;
-  private readonly maxMediaBytes: number;
+  private readonly writer: PostgresRowWriter;
   private readonly sql: ReturnType<typeof postgresStatements>;
   private schema: Promise<void> | undefined;
 
@@ -117,8 +70,8 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     this.pool = given.pool;
     this.tableName = merged.tableName;
     this.createTable = merged.createTable;
-    this.maxMediaBytes = merged.maxMediaBytes;
     this.sql = postgresStatements(this.tableName);
+    this.writer = { sql: this.sql, maxMediaBytes: merged.maxMediaBytes };
   }
 
   /**
@@ -197,30 +150,11 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     messages: readonly Message[],
     options?: { keepLast?: number },
   ): Promise<void> {
-    let keepLast: number | undefined;
-    try {
-      keepLast = checkAppend(messages, options);
-    } catch (error) {
-      return rejected(error);
-    }
-    if (messages.length === 0) return Promise.resolve();
-    return this.transaction('write', conversationId, async (client) => {
-      type Bounds = { last: number | null; first: number | null; systems: number };
-      const before = (await client.query<Bounds>(this.sql.bounds, [conversationId])).rows[0];
-      const last = before?.last ?? -1;
-      await this.insert(client, conversationId, messages, last + 1);
-      const end = last + messages.length;
-      const first = before?.first ?? last + 1;
-      const from = appendTrimFrom(before?.systems ?? 0, end - first + 1, keepLast);
-      if (from === undefined) return;
-      const found = await client.query<{ position: number }>(this.sql.windowStart, [
-        conversationId,
-        first + from,
-        end + 1,
-      ]);
-      const start = found.rows[0]?.position ?? end + 1;
-      await client.query(this.sql.dropRange, [conversationId, first, start]);
-    });
+    return appendChecked(messages, options, (keepLast) =>
+      this.transaction('write', conversationId, (client) =>
+        appendRows(this.writer, client, conversationId, messages, keepLast),
+      ),
+    );
   }
 
   /**
@@ -257,44 +191,11 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     messages: readonly Message[],
   ): Promise<void> {
     await client.query(this.sql.remove, [conversationId]);
-    await this.insert(client, conversationId, messages, 0);
-  }
-
-  /** Inserts `messages` at positions `from`, `from + 1`… in one statement. */
-  private async insert(
-    client: PoolClient,
-    conversationId: string,
-    messages: readonly Message[],
-    from: number,
-  ): Promise<void> {
-    if (messages.length === 0) return;
-    const rows = messages.map((message, position) =>
-      toRow(message, { conversationId, position, maxMediaBytes: this.maxMediaBytes }),
-    );
-    await client.query(this.sql.insert, [
-      conversationId,
-      rows.map((_, index) => from + index),
-      rows.map((row) => row.role),
-      rows.map((row) => row.content),
-      rows.map((row) => row.tool_calls),
-      rows.map((row) => row.reasoning),
-      rows.map((row) => row.tool_call_id),
-      rows.map((row) => row.tool_name),
-      rows.map((row) => (row.is_error === null ? null : row.is_error === 1)),
-      rows.map((row) => row.media),
-    ]);
+    await insertRows(this.writer, client, conversationId, messages, 0);
   }
 
   private decode(conversationId: string, rows: MessageRow[]): Message[] {
-    return rows.map((row, index) => {
-      const message = fromRow(row);
-      if (typeof message !== 'string') return message;
-      throw new ChatMemoryError({
-        operation: 'read',
-        conversationId,
-        reason: `message ${index} in table ${this.tableName} is damaged (${message}); fix or delete the row.`,
-      });
-    });
+    return decodeTableRows(rows, { tableName: this.tableName, conversationId });
   }
 
   /** One transaction on one pooled connection, holding the conversation's lock. */
@@ -303,29 +204,11 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     conversationId: string,
     work: (client: PoolClient) => Promise<void>,
   ): Promise<void> {
-    return this.run(operation, conversationId, async () => {
-      const client = await this.pool.connect();
-      let broken: Error | undefined;
-      // The server may go away between two queries: without a listener, the client's
-      // 'error' event would crash the process.
-      const onError = (error: Error) => (broken = error);
-      client.on('error', onError);
-      try {
-        await client.query('BEGIN');
-        await client.query(this.sql.lock, [`${this.tableName}:${conversationId}`]);
-        await work(client);
-        await client.query('COMMIT');
-      } catch (error) {
-        broken = error instanceof Error ? error : new Error(String(error));
-        // A lost connection cannot roll back; the server drops the transaction anyway.
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.off('error', onError);
-        // A client whose transaction failed is discarded, never reused half-way.
-        client.release(broken);
-      }
-    });
+    return this.run(operation, conversationId, () =>
+      lockedTransaction(this.pool, this.sql.lock, `${this.tableName}:${conversationId}`, work, {
+        listen: true,
+      }),
+    );
   }
 
   private async run<T>(
@@ -344,23 +227,16 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   /** Creates the table once per repository; a failed attempt is tried again next time. */
   private ensureSchema(): Promise<void> {
     if (!this.createTable) return Promise.resolve();
-    this.schema ??= (async () => {
-      const client = await this.pool.connect();
-      let broken: Error | undefined;
-      try {
-        // Two processes creating the table at once would race in the catalog: take turns.
-        await client.query('BEGIN');
-        await client.query(this.sql.lock, [`rx-advisors-schema:${this.tableName}`]);
+    // Two processes creating the table at once would race in the catalog: take turns.
+    this.schema ??= lockedTransaction(
+      this.pool,
+      this.sql.lock,
+      `rx-advisors-schema:${this.tableName}`,
+      async (client) => {
         await client.query(postgresSchemaSql(this.tableName));
-        await client.query('COMMIT');
-      } catch (error) {
-        broken = error instanceof Error ? error : new Error(String(error));
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release(broken);
-      }
-    })().catch((error: unknown) => {
+      },
+      { listen: false },
+    ).catch((error: unknown) => {
       this.schema = undefined;
       throw error;
     });

@@ -1,71 +1,26 @@
 import type { Message } from '../../core/message.js';
-import {
-  Rules,
-  validateOptions,
-  withDefaults,
-  type OptionRules,
-} from '../../core/validate-options.js';
+import { validateOptions, withDefaults } from '../../core/validate-options.js';
 import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-memory-error.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
-import { checkAppend, checkLimit, leadingSystemCount } from '../append-window.js';
+import { appendChecked, checkLimit, leadingSystemCount } from '../append-window.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
-import { fromRow, toRow, type MessageRow } from '../sqlite/message-row.js';
-import { DEFAULT_MAX_MEDIA_BYTES } from '../stored-media.js';
 import {
-  APPEND_SCRIPT,
-  CHECK_AND_SAVE_SCRIPT,
-  DELETE_SCRIPT,
-  READ_SCRIPT,
-  SAVE_SCRIPT,
-} from './redis-chat-memory-scripts.js';
+  REDIS_CHAT_MEMORY_DEFAULTS,
+  REDIS_CHAT_MEMORY_RULES,
+  type RedisChatMemoryRepositoryOptions,
+} from './redis-chat-memory-options.js';
+import { APPEND_SCRIPT, CHECK_AND_SAVE_SCRIPT, SAVE_SCRIPT } from './redis-chat-memory-scripts.js';
 import type { RedisCommandClient } from './redis-command-client.js';
 import { redisFailure } from './redis-failure.js';
+import { RedisKeys } from './redis-keys.js';
+import {
+  decodeRow,
+  decodeRowArray,
+  encodeConversation,
+  encodeRows,
+} from './redis-message-codec.js';
 
-/**
- * Options of {@link RedisChatMemoryRepository}.
- * @example
- * ```ts
- * import { createClient } from 'redis';
- * import type { RedisChatMemoryRepositoryOptions } from 'rx-advisors/memory/redis';
- * const options: RedisChatMemoryRepositoryOptions = {
- *   client: await createClient({ url: process.env.REDIS_URL }).connect(),
- *   keyPrefix: 'support:memory:',
- * };
- * ```
- */
-export interface RedisChatMemoryRepositoryOptions {
-  /** A connected client (the official `redis` client, or anything with `sendCommand`). The application connects and closes it. */
-  client: RedisCommandClient;
-  /** Prefix of every key the repository writes; default `rx-advisors:memory:`. */
-  keyPrefix?: string;
-  /** How often `update` (and `append` on a conversation in the old layout) re-reads and retries when another writer got in first; default 16. */
-  maxUpdateAttempts?: number;
-  /**
-   * The most inline media (images and files given as base64 or bytes, decoded) one message
-   * may carry, in bytes; default 5 MiB. A larger message fails the write with a
-   * `ChatMemoryMediaLimitError`.
-   */
-  maxMediaBytes?: number;
-}
-
-const REDIS_CHAT_MEMORY_DEFAULTS = {
-  keyPrefix: 'rx-advisors:memory:',
-  maxUpdateAttempts: 16,
-  maxMediaBytes: DEFAULT_MAX_MEDIA_BYTES,
-} as const;
-
-const REDIS_CHAT_MEMORY_RULES = {
-  client: Rules.custom(
-    "a connected Redis client with sendCommand (import { createClient } from 'redis')",
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      typeof (value as Record<string, unknown>)['sendCommand'] === 'function',
-  ),
-  keyPrefix: Rules.custom('a string', (value) => typeof value === 'string'),
-  maxUpdateAttempts: Rules.integer(1, 1000),
-  maxMediaBytes: Rules.integer(0),
-} as const satisfies OptionRules<RedisChatMemoryRepositoryOptions>;
+export type { RedisChatMemoryRepositoryOptions } from './redis-chat-memory-options.js';
 
 /**
  * A {@link ChatMemoryRepository} in Redis, shared by every instance of a chat backend.
@@ -101,6 +56,7 @@ const REDIS_CHAT_MEMORY_RULES = {
 export class RedisChatMemoryRepository implements ChatMemoryRepository {
   /** Prefix of every key the repository writes. */
   readonly keyPrefix: string;
+  private readonly keys: RedisKeys;
   private readonly client: RedisCommandClient;
   private readonly maxUpdateAttempts: number;
   private readonly maxMediaBytes: number;
@@ -118,13 +74,14 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     const merged = withDefaults(REDIS_CHAT_MEMORY_DEFAULTS, given);
     this.client = given.client;
     this.keyPrefix = merged.keyPrefix;
+    this.keys = new RedisKeys(merged.keyPrefix);
     this.maxUpdateAttempts = merged.maxUpdateAttempts;
     this.maxMediaBytes = merged.maxMediaBytes;
   }
 
   /** @returns Every stored conversation id, sorted. */
   async findConversationIds(): Promise<string[]> {
-    const ids = await this.send('list', undefined, ['SMEMBERS', this.idsKey()]);
+    const ids = await this.send('list', undefined, ['SMEMBERS', this.keys.ids()]);
     return (ids as string[]).slice().sort();
   }
 
@@ -160,8 +117,8 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
    * @returns A Promise that resolves once Redis ran the script.
    */
   async saveAll(conversationId: string, messages: readonly Message[]): Promise<void> {
-    const args = this.encode(conversationId, messages);
-    await this.send('write', conversationId, this.evalArgs(SAVE_SCRIPT, conversationId, args));
+    const args = encodeConversation(conversationId, messages, this.maxMediaBytes);
+    await this.send('write', conversationId, this.keys.evalArgs(SAVE_SCRIPT, conversationId, args));
   }
 
   /**
@@ -174,20 +131,21 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
    * @param options `keepLast`: the window, system messages included.
    * @returns A Promise that resolves once Redis ran the script.
    */
-  async append(
+  append(
     conversationId: string,
     messages: readonly Message[],
     options?: { keepLast?: number },
   ): Promise<void> {
-    const keepLast = checkAppend(messages, options);
-    if (messages.length === 0) return;
-    const rows = this.encodeRows(conversationId, messages, 0);
-    const args = this.evalArgs(APPEND_SCRIPT, conversationId, [String(keepLast ?? ''), ...rows]);
-    for (let attempt = 1; attempt <= this.maxUpdateAttempts; attempt++) {
-      if ((await this.send('write', conversationId, args)) === 1) return;
-      await this.migrate(conversationId);
-    }
-    throw this.conflict(conversationId);
+    return appendChecked(messages, options, async (keepLast) => {
+      const rows = encodeRows(conversationId, messages, this.maxMediaBytes);
+      const window = [String(keepLast ?? ''), ...rows];
+      const args = this.keys.evalArgs(APPEND_SCRIPT, conversationId, window);
+      for (let attempt = 1; attempt <= this.maxUpdateAttempts; attempt++) {
+        if ((await this.send('write', conversationId, args)) === 1) return;
+        await this.migrate(conversationId);
+      }
+      throw this.conflict(conversationId);
+    });
   }
 
   /**
@@ -213,15 +171,7 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
    * @returns A Promise that resolves once it is gone.
    */
   async deleteByConversationId(conversationId: string): Promise<void> {
-    await this.send('delete', conversationId, [
-      'EVAL',
-      DELETE_SCRIPT,
-      '3',
-      this.conversationKey(conversationId),
-      this.idsKey(),
-      this.listKey(conversationId),
-      conversationId,
-    ]);
+    await this.send('delete', conversationId, this.keys.deleteArgs(conversationId));
   }
 
   /** Rewrites a conversation of the old one-field layout in the list layout, unchanged. */
@@ -235,8 +185,8 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     version: string,
     messages: readonly Message[],
   ): Promise<boolean> {
-    const encoded = this.encode(conversationId, messages);
-    const args = this.evalArgs(CHECK_AND_SAVE_SCRIPT, conversationId, [version, ...encoded]);
+    const encoded = encodeConversation(conversationId, messages, this.maxMediaBytes);
+    const args = this.keys.evalArgs(CHECK_AND_SAVE_SCRIPT, conversationId, [version, ...encoded]);
     return (await this.send('write', conversationId, args)) === 1;
   }
 
@@ -256,103 +206,19 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     conversationId: string,
     newest: string,
   ): Promise<{ messages: Message[]; version: string; legacy: boolean }> {
-    const reply = (await this.send('read', conversationId, [
-      'EVAL',
-      READ_SCRIPT,
-      '2',
-      this.conversationKey(conversationId),
-      this.listKey(conversationId),
-      newest,
-    ])) as [string, string, string, string[]];
+    const reply = (await this.send(
+      'read',
+      conversationId,
+      this.keys.readArgs(conversationId, newest),
+    )) as [string, string, string, string[]];
     const [legacy, systems, version, rows] = reply;
+    const source = { conversationId, key: this.keys.conversation(conversationId) };
     if (legacy !== '') {
-      return { messages: this.decode(conversationId, legacy), version, legacy: true };
+      return { messages: decodeRowArray(source, legacy), version, legacy: true };
     }
-    const messages = systems === '' ? [] : this.decode(conversationId, systems);
-    rows.forEach((row, index) => messages.push(this.decodeRow(conversationId, row, index)));
+    const messages = systems === '' ? [] : decodeRowArray(source, systems);
+    rows.forEach((row, index) => messages.push(decodeRow(source, row, index)));
     return { messages, version, legacy: false };
-  }
-
-  private damaged(conversationId: string, what: string): ChatMemoryError {
-    return new ChatMemoryError({
-      operation: 'read',
-      conversationId,
-      reason: `the stored conversation at ${this.conversationKey(conversationId)} is damaged (${what}); delete the key.`,
-    });
-  }
-
-  /** A JSON array of rows (the systems field, or a conversation of the old layout). */
-  private decode(conversationId: string, json: string): Message[] {
-    let rows: unknown;
-    try {
-      rows = JSON.parse(json);
-    } catch {
-      throw this.damaged(conversationId, 'not JSON');
-    }
-    if (!Array.isArray(rows)) throw this.damaged(conversationId, 'not an array');
-    return rows.map((row: MessageRow, index) => this.toMessage(conversationId, row, index));
-  }
-
-  private decodeRow(conversationId: string, json: string, index: number): Message {
-    let row: unknown;
-    try {
-      row = JSON.parse(json);
-    } catch {
-      throw this.damaged(conversationId, `message ${index}: not JSON`);
-    }
-    return this.toMessage(conversationId, row as MessageRow, index);
-  }
-
-  private toMessage(conversationId: string, row: MessageRow, index: number): Message {
-    const message = typeof row === 'object' && row !== null ? fromRow(row) : 'not an object';
-    if (typeof message === 'string')
-      throw this.damaged(conversationId, `message ${index}: ${message}`);
-    return message;
-  }
-
-  /** The arguments of a save: the leading systems JSON ('' for none), their count, the other rows. */
-  private encode(conversationId: string, messages: readonly Message[]): string[] {
-    const given: unknown = messages;
-    if (!Array.isArray(given)) {
-      throw new InvalidOptionsError({ option: 'messages', value: given, expected: 'an array' });
-    }
-    const rows = this.encodeRows(conversationId, messages, 0);
-    const systems = leadingSystemCount(messages);
-    const head = systems === 0 ? '' : `[${rows.slice(0, systems).join(',')}]`;
-    return [head, String(systems), ...rows.slice(systems)];
-  }
-
-  /** Every message as one JSON row whose text starts with its role (the scripts look at it). */
-  private encodeRows(conversationId: string, messages: readonly Message[], from: number): string[] {
-    return messages.map((message, index) => {
-      const row = toRow(message, {
-        conversationId,
-        position: from + index,
-        maxMediaBytes: this.maxMediaBytes,
-      });
-      if (typeof fromRow(row) === 'string') {
-        throw new ChatMemoryError({
-          operation: 'write',
-          conversationId,
-          reason: `message ${from + index} is not a chat message (role ${JSON.stringify(message.role)}); nothing was written.`,
-        });
-      }
-      return JSON.stringify(row);
-    });
-  }
-
-  private evalArgs(script: string, conversationId: string, args: string[]): string[] {
-    return [
-      'EVAL',
-      script,
-      '4',
-      this.conversationKey(conversationId),
-      this.idsKey(),
-      `${this.keyPrefix}version`,
-      this.listKey(conversationId),
-      conversationId,
-      ...args,
-    ];
   }
 
   private async send(
@@ -365,18 +231,5 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     } catch (error) {
       throw redisFailure(error, operation, conversationId);
     }
-  }
-
-  private conversationKey(conversationId: string): string {
-    return `${this.keyPrefix}conversation:${conversationId}`;
-  }
-
-  /** The list of a conversation's messages; `messages:` never collides with `conversation:`. */
-  private listKey(conversationId: string): string {
-    return `${this.keyPrefix}messages:${conversationId}`;
-  }
-
-  private idsKey(): string {
-    return `${this.keyPrefix}conversations`;
   }
 }

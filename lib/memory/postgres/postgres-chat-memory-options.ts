@@ -1,0 +1,67 @@
+import type { Pool } from 'pg';
+import { Rules, type OptionRules } from '../../core/validate-options.js';
+import { DEFAULT_MAX_MEDIA_BYTES } from '../stored-media.js';
+
+/**
+ * Options of {@link PostgresChatMemoryRepository}.
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * import type { PostgresChatMemoryRepositoryOptions } from 'rx-advisors/memory/postgres';
+ * const options: PostgresChatMemoryRepositoryOptions = {
+ *   pool: new pg.Pool({ connectionString: process.env.DATABASE_URL }),
+ *   tableName: 'support_chat_memory',
+ * };
+ * ```
+ */
+export interface PostgresChatMemoryRepositoryOptions {
+  /** A `pg` Pool. The application creates and ends it (and listens to its `error` event). */
+  pool: Pool;
+  /** The table that holds the messages; default `rx_advisors_chat_memory`. */
+  tableName?: string;
+  /** Create the table on first use (default `true`); `false` when a migration creates it from {@link PostgresChatMemoryRepository.schemaSql}. */
+  createTable?: boolean;
+  /**
+   * The most inline media (images and files given as base64 or bytes, decoded) one message
+   * may carry, in bytes; default 5 MiB. A larger message fails the write with a
+   * `ChatMemoryMediaLimitError`.
+   */
+  maxMediaBytes?: number;
+}
+
+/**
+ * The defaults of {@link PostgresChatMemoryRepositoryOptions}.
+ * @internal
+ */
+export const POSTGRES_CHAT_MEMORY_DEFAULTS = {
+  tableName: 'rx_advisors_chat_memory',
+  createTable: true,
+  maxMediaBytes: DEFAULT_MAX_MEDIA_BYTES,
+} as const;
+
+/**
+ * A table name the repository accepts: a plain SQL identifier of at most 63 characters.
+ * @internal
+ */
+export const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/**
+ * The checks of {@link PostgresChatMemoryRepositoryOptions}.
+ * @internal
+ */
+export const POSTGRES_CHAT_MEMORY_RULES = {
+  pool: Rules.custom(
+    "a pg Pool (import pg from 'pg'; new pg.Pool({ connectionString }))",
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as Record<string, unknown>)['query'] === 'function' &&
+      typeof (value as Record<string, unknown>)['connect'] === 'function',
+  ),
+  tableName: Rules.custom(
+    'a SQL identifier: letters, digits and underscores, not starting with a digit',
+    (value) => typeof value === 'string' && TABLE_NAME.test(value),
+  ),
+  createTable: Rules.boolean,
+  maxMediaBytes: Rules.integer(0),
+} as const satisfies OptionRules<PostgresChatMemoryRepositoryOptions>;

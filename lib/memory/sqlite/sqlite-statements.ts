@@ -1,0 +1,67 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Message } from '../../core/message.js';
+import { toRow, type MessageRow } from './message-row.js';
+import { createSqliteTable } from './sqlite-schema.js';
+import { prepareSqliteWindow, type SqliteInsert } from './sqlite-window.js';
+
+/**
+ * Everything `SqliteChatMemoryRepository` runs, prepared once per repository.
+ * @internal
+ */
+export interface SqliteStatements {
+  ids: BetterSqlite3.Statement<[], { conversation_id: string }>;
+  select: BetterSqlite3.Statement<[string], MessageRow>;
+  remove: BetterSqlite3.Statement<[string]>;
+  replace: (conversationId: string, messages: readonly Message[]) => void;
+  append: (conversationId: string, messages: readonly Message[], keepLast?: number) => void;
+  findLast: (conversationId: string, limit: number) => MessageRow[];
+}
+
+/**
+ * Creates the table if needed and prepares the statements on it. Throws (a locked,
+ * corrupt or read-only database) before returning anything.
+ * @internal
+ * @param db The application's database, open.
+ * @param tableName The table, a checked SQL identifier.
+ * @param maxMediaBytes The most inline media bytes one message may carry.
+ */
+export function prepareSqliteStatements(
+  db: BetterSqlite3.Database,
+  tableName: string,
+  maxMediaBytes: number,
+): SqliteStatements {
+  const table = `"${tableName}"`;
+  createSqliteTable(db, table);
+  const remove = db.prepare<[string]>(`DELETE FROM ${table} WHERE conversation_id = ?`);
+  const insert: SqliteInsert = db.prepare<[string, number, number, MessageRow]>(
+    `INSERT INTO ${table} (conversation_id, position, created_at, role, content, tool_calls,
+         reasoning, tool_call_id, tool_name, is_error, media)
+       VALUES (?, ?, ?, @role, @content, @tool_calls, @reasoning, @tool_call_id, @tool_name,
+         @is_error, @media)`,
+  );
+  const replace = db.transaction((conversationId: string, messages: readonly Message[]) => {
+    remove.run(conversationId);
+    const now = Date.now();
+    messages.forEach((message, position) => {
+      const limits = { conversationId, position, maxMediaBytes };
+      insert.run(conversationId, position, now, toRow(message, limits));
+    });
+  });
+  const window = prepareSqliteWindow(db, table, insert, maxMediaBytes);
+  return {
+    ids: db.prepare<[], { conversation_id: string }>(
+      `SELECT DISTINCT conversation_id FROM ${table} ORDER BY conversation_id`,
+    ),
+    select: db.prepare<[string], MessageRow>(
+      `SELECT role, content, tool_calls, reasoning, tool_call_id, tool_name, is_error, media
+         FROM ${table} WHERE conversation_id = ? ORDER BY position`,
+    ),
+    remove,
+    // IMMEDIATE takes the write lock up front, so a busy database fails before any change.
+    replace: (conversationId, messages) => replace.immediate(conversationId, messages),
+    append: (conversationId, messages, keepLast) =>
+      window.append.immediate(conversationId, messages, keepLast),
+    // One read transaction: the system rows and the newest ones from the same snapshot.
+    findLast: (conversationId, limit) => window.findLast.deferred(conversationId, limit),
+  };
+}
