@@ -1,12 +1,12 @@
 import type { ChatChunk } from '../core/chat-chunk.js';
-import type { SseEncoder, SseStreamEncoder } from './sse-encoder.js';
-import type { SseErrorPolicy } from './sse-error-policy.js';
+import type { SseEncoder, SseStreamEncoder } from './encoder/sse-encoder.js';
+import type { SseErrorPolicy } from './encoder/sse-error-policy.js';
 import {
   eventLine,
   eventLineWriter,
   frameWithoutId,
   type EventLineWriter,
-} from './sse-frame-writer.js';
+} from './encoder/sse-frame-writer.js';
 
 const DONE_LINE = eventLine('done');
 const ERROR_LINE = eventLine('error');

@@ -10,7 +10,7 @@ export {
   SAFE_TOOL_ERROR,
   type SseErrorMessage,
   type SseErrorSource,
-} from './sse-error-policy.js';
+} from './encoder/sse-error-policy.js';
 
 // Wire protocols as values
 export type {
@@ -18,16 +18,16 @@ export type {
   SseEncoderContext,
   SseEventSink,
   SseStreamEncoder,
-} from './sse-encoder.js';
+} from './encoder/sse-encoder.js';
 export { chunkEventEncoder } from './chunk-event-encoder.js';
-export { uiMessageStreamEncoder } from './ui-message-stream-encoder.js';
+export { uiMessageStreamEncoder } from '../ui/ui-message-stream-encoder.js';
 
 // From the AI SDK's UI messages (useChat's request) to ours
-export type { UiMessage, UiMessagePart } from './ui-message.js';
+export type { UiMessage, UiMessagePart } from '../ui/ui-message.js';
 export {
   uiMessagesToMessages,
   type UiMessagesToMessagesOptions,
-} from './ui-messages-to-messages.js';
+} from '../ui/ui-messages-to-messages.js';
 
 // HTTP responses
 export { pipeToNodeResponse } from './pipe-to-node-response.js';

@@ -1,7 +1,7 @@
 import type { InMemoryResumableStreamStoreOptions } from './in-memory-resumable-stream-store.js';
 import type { ResumableStreamStore } from './resumable-stream-store.js';
 import type { SseConnectionOptions } from './sse-connection-options.js';
-import type { SseEncoder } from './sse-encoder.js';
+import type { SseEncoder } from './encoder/sse-encoder.js';
 
 /**
  * Options of `ResumableStreams`: a store, or the bounds of the default in-memory store.

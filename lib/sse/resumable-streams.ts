@@ -35,10 +35,10 @@ import {
   runResumableStream,
 } from './run-resumable-stream.js';
 import { resolveConnectionOptions } from './sse-connection-options.js';
-import type { SseEncoder } from './sse-encoder.js';
+import type { SseEncoder } from './encoder/sse-encoder.js';
 import { sseHeaders } from './sse-headers.js';
 import { toServerSentEvents } from './to-server-sent-events.js';
-import { uiMessageStreamEncoder } from './ui-message-stream-encoder.js';
+import { uiMessageStreamEncoder } from '../ui/ui-message-stream-encoder.js';
 
 /**
  * SSE streams that clients resume with `Last-Event-ID`, kept in a {@link ResumableStreamStore}

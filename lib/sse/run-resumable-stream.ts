@@ -3,7 +3,7 @@ import { ResumableStreamError } from '../errors/resumable-stream-error.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { isPromiseLike } from './resume-responses.js';
 import type { ResumableStreamKey, ResumableStreamStore } from './resumable-stream-store.js';
-import type { SseEncoder } from './sse-encoder.js';
+import type { SseEncoder } from './encoder/sse-encoder.js';
 import { withHeartbeat } from './to-server-sent-events.js';
 
 /**

@@ -1,8 +1,8 @@
 import { Rules, validateOptions, withDefaults } from '../core/validate-options.js';
 import { chunkEventEncoder } from './chunk-event-encoder.js';
-import type { SseEncoder } from './sse-encoder.js';
-import { SseErrorPolicy, type SseErrorMessage } from './sse-error-policy.js';
-import { uiMessageStreamEncoder } from './ui-message-stream-encoder.js';
+import type { SseEncoder } from './encoder/sse-encoder.js';
+import { SseErrorPolicy, type SseErrorMessage } from './encoder/sse-error-policy.js';
+import { uiMessageStreamEncoder } from '../ui/ui-message-stream-encoder.js';
 
 /**
  * The names of the built-in wire formats (each is also an encoder value):

@@ -1,4 +1,4 @@
-import type { SseEncoder } from './sse-encoder.js';
+import type { SseEncoder } from './encoder/sse-encoder.js';
 
 const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream',

@@ -5,7 +5,7 @@ import {
   type ResolvedSseOptions,
   type ServerSentEventsOptions,
 } from './server-sent-events-options.js';
-import { HEARTBEAT_FRAME, SseFrameWriter } from './sse-frame-writer.js';
+import { HEARTBEAT_FRAME, SseFrameWriter } from './encoder/sse-frame-writer.js';
 
 /**
  * An operator from chat chunks to Server-Sent Events frames: each emitted string is one

@@ -1,5 +1,5 @@
 import { ResumableStreams } from '../resumable-streams.js';
-import type { SseEncoder } from '../sse-encoder.js';
+import type { SseEncoder } from '../encoder/sse-encoder.js';
 import { RedisResumableStreamStore } from './redis-resumable-stream-store.js';
 import type { RedisResumableStreamStoreOptions } from './redis-resumable-stream-store-options.js';
 

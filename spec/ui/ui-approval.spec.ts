@@ -23,7 +23,7 @@ import { pipeToNodeResponse, uiMessagesToMessages } from '../../lib/sse';
 import { MockChatModel } from '../../lib/testing';
 import { tool } from '../../lib/tools/tool-fn';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
-import { close, eventually, listen } from './support/sse-test-kit';
+import { close, eventually, listen } from '../sse/support/sse-test-kit';
 
 /** The smallest ChatState: what useChat keeps in React state, in a plain object. */
 class PlainState implements ChatState<UIMessage> {

@@ -1,4 +1,4 @@
-import type { ChatChunk } from '../core/chat-chunk.js';
+import type { ChatChunk } from '../../core/chat-chunk.js';
 import type { SseErrorPolicy } from './sse-error-policy.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { RetryChunk, ToolResultChunk } from '../core/chat-chunk.js';
+import type { RetryChunk, ToolResultChunk } from '../../core/chat-chunk.js';
 
 /**
  * What the `errorMessage` option is asked about: the failure of the stream, the reason of a

@@ -1,10 +1,10 @@
 // What leaves the server for texts that come from errors (issue 13.2): retry reasons and tool
 // error results follow `errorMessage` like the error event, in both protocols.
 import { from } from 'rxjs';
-import type { ChatChunk } from '../../lib/core/chat-chunk';
-import { ChatClient } from '../../lib/client/chat-client';
-import { RetryAdvisor } from '../../lib/index';
-import { ProviderError } from '../../lib/errors/provider-error';
+import type { ChatChunk } from '../../../lib/core/chat-chunk';
+import { ChatClient } from '../../../lib/client/chat-client';
+import { RetryAdvisor } from '../../../lib/index';
+import { ProviderError } from '../../../lib/errors/provider-error';
 import {
   SAFE_RETRY_REASON,
   SAFE_TOOL_ERROR,
@@ -12,9 +12,9 @@ import {
   type SseErrorMessage,
   type SseErrorSource,
   type SseProtocol,
-} from '../../lib/sse';
-import { MockChatModel } from '../../lib/testing';
-import { framesText, parseSse } from './support/sse-test-kit';
+} from '../../../lib/sse';
+import { MockChatModel } from '../../../lib/testing';
+import { framesText, parseSse } from '../support/sse-test-kit';
 
 const SECRET = 'org-4711 https://llm.internal.example/v1?api_key=sk-secret';
 

@@ -19,7 +19,7 @@ import { pipeToNodeResponse } from '../../lib/sse';
 import { MockChatModel } from '../../lib/testing';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import { tool } from '../../lib/tools/tool-fn';
-import { close, listen } from './support/sse-test-kit';
+import { close, listen } from '../sse/support/sse-test-kit';
 
 function uiServer(next: () => Observable<ChatChunk>): Server {
   return createServer((req, res) => {

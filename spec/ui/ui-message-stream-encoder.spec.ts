@@ -10,7 +10,7 @@ import { pipeToNodeResponse, toServerSentEvents, type SseErrorMessage } from '..
 import { MockChatModel } from '../../lib/testing';
 import { tool } from '../../lib/tools/tool-fn';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
-import { close, framesText, listen, parseSse } from './support/sse-test-kit';
+import { close, framesText, listen, parseSse } from '../sse/support/sse-test-kit';
 
 /** Serves `next()`'s chunks as an ai-sdk-ui stream on every POST. */
 function uiServer(

@@ -8,7 +8,7 @@ import { InvalidOptionsError } from '../../lib/errors/invalid-options-error';
 import { MessageChatMemoryAdvisor } from '../../lib/memory/message-chat-memory-advisor';
 import { toServerSentEvents, uiMessagesToMessages } from '../../lib/sse';
 import { MockChatModel } from '../../lib/testing';
-import { framesText, parseSse } from './support/sse-test-kit';
+import { framesText, parseSse } from '../sse/support/sse-test-kit';
 
 const userText = (id: string, text: string): UIMessage => ({
   id,

@@ -1,5 +1,5 @@
 import type { DataChunk, RetryChunk, SourceChunk } from '../core/chat-chunk.js';
-import type { SseErrorPolicy } from './sse-error-policy.js';
+import type { SseErrorPolicy } from '../sse/encoder/sse-error-policy.js';
 
 /**
  * A source as the UI message stream's `source-url` or `source-document` part (optional

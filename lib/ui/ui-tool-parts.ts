@@ -2,7 +2,7 @@ import type { ToolResultChunk } from '../core/chat-chunk.js';
 import type { ToolCall } from '../core/message.js';
 import { parseJson } from '../schema/parse-json.js';
 import { SCHEMA_LIMIT_DEFAULTS } from '../schema/schema-limits.js';
-import type { SseErrorPolicy } from './sse-error-policy.js';
+import type { SseErrorPolicy } from '../sse/encoder/sse-error-policy.js';
 
 /** The result text the tool loop gives a denied call (docs/tool-calling.md, "Approval"). */
 const DENIED = 'denied by the user';

@@ -1,8 +1,8 @@
 // Wire protocols as values: the built-in encoders and a custom one, through the operator, the
 // responses and ResumableStreams.
 import { from, Observable } from 'rxjs';
-import type { ChatChunk } from '../../lib/core/chat-chunk';
-import { InvalidOptionsError } from '../../lib/errors/invalid-options-error';
+import type { ChatChunk } from '../../../lib/core/chat-chunk';
+import { InvalidOptionsError } from '../../../lib/errors/invalid-options-error';
 import {
   chunkEventEncoder,
   ResumableStreams,
@@ -10,8 +10,8 @@ import {
   toWebResponse,
   uiMessageStreamEncoder,
   type SseEncoder,
-} from '../../lib/sse';
-import { framesText, parseSse } from './support/sse-test-kit';
+} from '../../../lib/sse';
+import { framesText, parseSse } from '../support/sse-test-kit';
 
 /** A plain-text protocol: the text of each delta as the data, as it is (line breaks too). */
 const plainText: SseEncoder = {

@@ -1,5 +1,5 @@
 import type { UIMessage } from 'ai';
-import { uiMessagesToMessages } from '../../lib/sse/ui-messages-to-messages.js';
+import { uiMessagesToMessages } from '../../lib/ui/ui-messages-to-messages.js';
 
 describe("uiMessagesToMessages: files: 'media'", () => {
   const user: UIMessage = {
