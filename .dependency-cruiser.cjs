@@ -13,6 +13,8 @@ const LAYERS = {
   tools: ['advisor-api', 'schema', 'core', 'errors'],
   output: ['advisor-api', 'schema', 'core', 'errors'],
   memory: ['advisor-api', 'core', 'errors'],
+  // memory/vector/: VectorStoreChatMemoryAdvisor, chat memory kept in a vector store.
+  'memory/vector': ['memory', 'vector', 'advisor-api', 'core', 'errors'],
   client: ['tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
   advisor: ['client', 'tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
   // vector/: documents, embeddings, vector stores; rag/: the retrieval advisors (above
@@ -21,7 +23,7 @@ const LAYERS = {
   vector: ['core', 'errors'],
   // vector/sqlite/: SqliteVectorStore (rx-advisors/vector/sqlite; the only importer of sqlite-vec).
   'vector/sqlite': ['vector', 'core', 'errors'],
-  rag: ['client', 'memory', 'vector', 'advisor-api', 'core', 'errors'],
+  rag: ['client', 'vector', 'advisor-api', 'core', 'errors'],
   providers: ['vector', 'schema', 'core', 'errors'],
   // sse/: the transport (the operator, HTTP responses, resumable streams); it names the
   // built-in protocols, so it may import ui/. sse/encoder/: the protocol contract every

@@ -200,6 +200,10 @@ export {
   PromptChatMemoryAdvisor,
   type PromptChatMemoryAdvisorOptions,
 } from './memory/prompt-chat-memory-advisor.js';
+export {
+  VectorStoreChatMemoryAdvisor,
+  type VectorStoreChatMemoryAdvisorOptions,
+} from './memory/vector/vector-store-chat-memory-advisor.js';
 
 // Retrieval: documents, embeddings, vector stores, RAG advisors and their stages
 export * from './vector/public-api.js';

@@ -1,5 +1,5 @@
 // The public names of retrieval-augmented generation (QuestionAnswerAdvisor, the modular
-// RetrievalAugmentationAdvisor and its stages, vector-store chat memory), re-exported by the
+// RetrievalAugmentationAdvisor and its stages), re-exported by the
 // root entry point (lib/index.ts).
 export {
   QuestionAnswerAdvisor,
@@ -9,7 +9,7 @@ export {
 } from './question-answer-advisor.js';
 export { documentSource } from './document-source.js';
 export type { EmitSources } from './source-chunks.js';
-// Modular RAG (RetrievalAugmentationAdvisor and its stages) and vector-store chat memory
+// Modular RAG (RetrievalAugmentationAdvisor and its stages)
 export {
   RetrievalAugmentationAdvisor,
   type RagRetrieval,
@@ -17,59 +17,55 @@ export {
 } from './retrieval-augmentation-advisor.js';
 export type { Query } from './query.js';
 export type { RagStageContext } from './rag-stage-context.js';
-export type { QueryTransformer } from './query-transformer.js';
-export type { QueryExpander } from './query-expander.js';
-export type { DocumentRetriever } from './document-retriever.js';
-export type { DocumentJoiner, RetrievedDocuments } from './document-joiner.js';
-export type { Augmentation, QueryAugmenter } from './query-augmenter.js';
+export type { QueryTransformer } from './pre-retrieval/query-transformer.js';
+export type { QueryExpander } from './pre-retrieval/query-expander.js';
+export type { DocumentRetriever } from './retrieval/document-retriever.js';
+export type { DocumentJoiner, RetrievedDocuments } from './retrieval/document-joiner.js';
+export type { Augmentation, QueryAugmenter } from './augmentation/query-augmenter.js';
 export {
   RewriteQueryTransformer,
   DEFAULT_REWRITE_TEMPLATE,
   type RewriteQueryTransformerOptions,
-} from './rewrite-query-transformer.js';
+} from './pre-retrieval/rewrite-query-transformer.js';
 export {
   CompressionQueryTransformer,
   DEFAULT_COMPRESSION_TEMPLATE,
   type CompressionQueryTransformerOptions,
-} from './compression-query-transformer.js';
+} from './pre-retrieval/compression-query-transformer.js';
 export {
   TranslationQueryTransformer,
   DEFAULT_TRANSLATION_TEMPLATE,
   type TranslationQueryTransformerOptions,
-} from './translation-query-transformer.js';
+} from './pre-retrieval/translation-query-transformer.js';
 export {
   MultiQueryExpander,
   DEFAULT_MULTI_QUERY_TEMPLATE,
   type MultiQueryExpanderOptions,
-} from './multi-query-expander.js';
+} from './pre-retrieval/multi-query-expander.js';
 export {
   VectorStoreDocumentRetriever,
   type VectorStoreDocumentRetrieverOptions,
-} from './vector-store-document-retriever.js';
+} from './retrieval/vector-store-document-retriever.js';
 export {
   ConcatenationDocumentJoiner,
   type ConcatenationDocumentJoinerOptions,
-} from './concatenation-document-joiner.js';
+} from './retrieval/concatenation-document-joiner.js';
 export {
   ReciprocalRankFusionDocumentJoiner,
   type ReciprocalRankFusionDocumentJoinerOptions,
-} from './reciprocal-rank-fusion-document-joiner.js';
-export type { DocumentPostProcessor } from './document-post-processor.js';
+} from './retrieval/reciprocal-rank-fusion-document-joiner.js';
+export type { DocumentPostProcessor } from './post-retrieval/document-post-processor.js';
 export {
   TopKDocumentPostProcessor,
   type TopKDocumentPostProcessorOptions,
-} from './top-k-document-post-processor.js';
+} from './post-retrieval/top-k-document-post-processor.js';
 export {
   ChatClientDocumentReranker,
   DEFAULT_RERANK_TEMPLATE,
   type ChatClientDocumentRerankerOptions,
-} from './chat-client-document-reranker.js';
+} from './post-retrieval/chat-client-document-reranker.js';
 export {
   ContextualQueryAugmenter,
   DEFAULT_CONTEXTUAL_TEMPLATE,
   type ContextualQueryAugmenterOptions,
-} from './contextual-query-augmenter.js';
-export {
-  VectorStoreChatMemoryAdvisor,
-  type VectorStoreChatMemoryAdvisorOptions,
-} from './vector-store-chat-memory-advisor.js';
+} from './augmentation/contextual-query-augmenter.js';

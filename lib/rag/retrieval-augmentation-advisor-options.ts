@@ -1,12 +1,12 @@
 import { Order } from '../advisor-api/order.js';
 import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
 import { Rules, type OptionRules } from '../core/validate-options.js';
-import type { DocumentJoiner } from './document-joiner.js';
-import type { DocumentPostProcessor } from './document-post-processor.js';
-import type { DocumentRetriever } from './document-retriever.js';
-import type { QueryAugmenter } from './query-augmenter.js';
-import type { QueryExpander } from './query-expander.js';
-import type { QueryTransformer } from './query-transformer.js';
+import type { DocumentJoiner } from './retrieval/document-joiner.js';
+import type { DocumentPostProcessor } from './post-retrieval/document-post-processor.js';
+import type { DocumentRetriever } from './retrieval/document-retriever.js';
+import type { QueryAugmenter } from './augmentation/query-augmenter.js';
+import type { QueryExpander } from './pre-retrieval/query-expander.js';
+import type { QueryTransformer } from './pre-retrieval/query-transformer.js';
 import type { RagRetrieval } from './rag-retrieval.js';
 import { EMIT_SOURCES_RULE, type EmitSources } from './source-chunks.js';
 

@@ -4,14 +4,14 @@ import {
   validateOptions,
   withDefaults,
   type OptionRules,
-} from '../core/validate-options.js';
-import type { ScoredDocument } from '../vector/document.js';
-import type { FilterExpression } from '../vector/filter-expression.js';
-import { parseFilterExpression } from '../vector/parse-filter-expression.js';
-import type { SearchRequest, VectorStore } from '../vector/vector-store.js';
+} from '../../core/validate-options.js';
+import type { ScoredDocument } from '../../vector/document.js';
+import type { FilterExpression } from '../../vector/filter-expression.js';
+import { parseFilterExpression } from '../../vector/parse-filter-expression.js';
+import type { SearchRequest, VectorStore } from '../../vector/vector-store.js';
 import type { DocumentRetriever } from './document-retriever.js';
-import type { Query } from './query.js';
-import type { RagStageContext } from './rag-stage-context.js';
+import type { Query } from '../query.js';
+import type { RagStageContext } from '../rag-stage-context.js';
 
 /**
  * Options of {@link VectorStoreDocumentRetriever}.

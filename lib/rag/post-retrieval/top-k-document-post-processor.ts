@@ -4,10 +4,10 @@ import {
   validateOptions,
   withDefaults,
   type OptionRules,
-} from '../core/validate-options.js';
-import type { ScoredDocument } from '../vector/document.js';
+} from '../../core/validate-options.js';
+import type { ScoredDocument } from '../../vector/document.js';
 import type { DocumentPostProcessor } from './document-post-processor.js';
-import type { Query } from './query.js';
+import type { Query } from '../query.js';
 
 /**
  * Options of {@link TopKDocumentPostProcessor}.

@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
-import type { ScoredDocument } from '../vector/document.js';
-import type { Query } from './query.js';
-import type { RagStageContext } from './rag-stage-context.js';
+import type { ScoredDocument } from '../../vector/document.js';
+import type { Query } from '../query.js';
+import type { RagStageContext } from '../rag-stage-context.js';
 
 /**
  * What an augmenter decided: a `prompt` that replaces the user's message before the model

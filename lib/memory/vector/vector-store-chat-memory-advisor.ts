@@ -10,25 +10,25 @@ import {
   tap,
   type Observable,
 } from 'rxjs';
-import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
-import { Order } from '../advisor-api/order.js';
-import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
-import type { ChatChunk } from '../core/chat-chunk.js';
-import type { ChatRequest } from '../core/chat-request.js';
-import type { Message } from '../core/message.js';
-import { ResponseAssembler } from '../core/response-assembler.js';
-import { ToolLoopTranscript } from '../core/tool-loop-transcript.js';
+import type { Advisor, AdvisorChain } from '../../advisor-api/advisor.js';
+import { Order } from '../../advisor-api/order.js';
+import { ADVISOR_IDENTITY_RULES } from '../../advisor-api/validate-advisor-identity.js';
+import type { ChatChunk } from '../../core/chat-chunk.js';
+import type { ChatRequest } from '../../core/chat-request.js';
+import type { Message } from '../../core/message.js';
+import { ResponseAssembler } from '../../core/response-assembler.js';
+import { ToolLoopTranscript } from '../../core/tool-loop-transcript.js';
 import {
   Rules,
   validateOptions,
   withDefaults,
   type OptionRules,
-} from '../core/validate-options.js';
-import { conversationIdOf } from '../memory/conversation-id.js';
-import { splitSystem, turnInputs } from '../memory/conversation-messages.js';
-import type { Document, ScoredDocument } from '../vector/document.js';
-import type { VectorStore } from '../vector/vector-store.js';
-import { fillTemplate, hasSlots } from './fill-template.js';
+} from '../../core/validate-options.js';
+import { conversationIdOf } from '../conversation-id.js';
+import { splitSystem, turnInputs } from '../conversation-messages.js';
+import type { Document, ScoredDocument } from '../../vector/document.js';
+import type { VectorStore } from '../../vector/vector-store.js';
+import { fillTemplate, hasSlots } from '../../core/fill-template.js';
 import { memoryDocuments, type MemoryTurn } from './memory-documents.js';
 
 /**

@@ -1,16 +1,16 @@
 import { map, type Observable } from 'rxjs';
-import type { ChatClient } from '../client/chat-client.js';
+import type { ChatClient } from '../../client/chat-client.js';
 import {
   Rules,
   validateOptions,
   withDefaults,
   type OptionRules,
-} from '../core/validate-options.js';
-import { askModel, CHAT_CLIENT_RULE } from './ask-model.js';
-import { fillTemplate, hasSlots } from './fill-template.js';
+} from '../../core/validate-options.js';
+import { askModel, CHAT_CLIENT_RULE } from '../ask-model.js';
+import { fillTemplate, hasSlots } from '../../core/fill-template.js';
 import type { QueryTransformer } from './query-transformer.js';
-import type { Query } from './query.js';
-import type { RagStageContext } from './rag-stage-context.js';
+import type { Query } from '../query.js';
+import type { RagStageContext } from '../rag-stage-context.js';
 
 /**
  * Options of {@link RewriteQueryTransformer}.

@@ -4,12 +4,12 @@ import {
   validateOptions,
   withDefaults,
   type OptionRules,
-} from '../core/validate-options.js';
-import type { ScoredDocument } from '../vector/document.js';
-import { fillTemplate, hasSlots } from './fill-template.js';
+} from '../../core/validate-options.js';
+import type { ScoredDocument } from '../../vector/document.js';
+import { fillTemplate, hasSlots } from '../../core/fill-template.js';
 import type { Augmentation, QueryAugmenter } from './query-augmenter.js';
-import type { Query } from './query.js';
-import { DEFAULT_QUESTION_ANSWER_TEMPLATE } from './question-answer-advisor.js';
+import type { Query } from '../query.js';
+import { DEFAULT_QUESTION_ANSWER_TEMPLATE } from '../question-answer-advisor.js';
 
 /**
  * Options of {@link ContextualQueryAugmenter}.

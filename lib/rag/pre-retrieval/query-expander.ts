@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
-import type { Query } from './query.js';
-import type { RagStageContext } from './rag-stage-context.js';
+import type { Query } from '../query.js';
+import type { RagStageContext } from '../rag-stage-context.js';
 
 /**
  * A stage that turns one query into several (multi-query): each is retrieved for, and the

@@ -12,9 +12,9 @@ import {
   type SearchResult,
   type VectorStore,
   type VectorStoreChatMemoryAdvisorOptions,
-} from '../../lib/index';
-import { MockChatModel } from '../../lib/testing/index';
-import { VocabularyEmbeddingModel } from '../vector/support/vocabulary-embedding-model';
+} from '../../../lib/index';
+import { MockChatModel } from '../../../lib/testing/index';
+import { VocabularyEmbeddingModel } from '../../vector/support/vocabulary-embedding-model';
 
 /** An InMemoryVectorStore that logs when adds are subscribed and what searches asked for. */
 class LoggingStore implements VectorStore {

@@ -7,8 +7,8 @@ import {
   type ChatChunk,
   type SearchResult,
   type VectorStore,
-} from '../../lib/index';
-import { MockChatModel } from '../../lib/testing/index';
+} from '../../../lib/index';
+import { MockChatModel } from '../../../lib/testing/index';
 
 const t = (text: string): ChatChunk => ({ type: 'text-delta', text });
 const FINISH: ChatChunk = { type: 'finish', reason: 'stop' };

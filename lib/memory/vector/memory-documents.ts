@@ -1,6 +1,6 @@
-import type { ChatResponse } from '../core/chat-response.js';
-import type { Message } from '../core/message.js';
-import type { Document } from '../vector/document.js';
+import type { ChatResponse } from '../../core/chat-response.js';
+import type { Message } from '../../core/message.js';
+import type { Document } from '../../vector/document.js';
 
 /** One finished (or abandoned) call, as `VectorStoreChatMemoryAdvisor` stores it. @internal */
 export interface MemoryTurn {

@@ -1,6 +1,6 @@
 import { defer, of, type Observable } from 'rxjs';
-import { Rules, validateOptions, withDefaults } from '../core/validate-options.js';
-import type { ScoredDocument } from '../vector/document.js';
+import { Rules, validateOptions, withDefaults } from '../../core/validate-options.js';
+import type { ScoredDocument } from '../../vector/document.js';
 import type { DocumentJoiner, RetrievedDocuments } from './document-joiner.js';
 
 /**

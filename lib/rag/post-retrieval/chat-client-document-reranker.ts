@@ -1,18 +1,18 @@
 import { defer, map, of, type Observable } from 'rxjs';
-import type { ChatClient } from '../client/chat-client.js';
-import type { ResponseFormat } from '../core/chat-options.js';
+import type { ChatClient } from '../../client/chat-client.js';
+import type { ResponseFormat } from '../../core/chat-options.js';
 import {
   Rules,
   validateOptions,
   withDefaults,
   type OptionRules,
-} from '../core/validate-options.js';
-import type { ScoredDocument } from '../vector/document.js';
-import { CHAT_CLIENT_RULE } from './ask-model.js';
+} from '../../core/validate-options.js';
+import type { ScoredDocument } from '../../vector/document.js';
+import { CHAT_CLIENT_RULE } from '../ask-model.js';
 import type { DocumentPostProcessor } from './document-post-processor.js';
-import { fillTemplate, hasSlots } from './fill-template.js';
-import type { Query } from './query.js';
-import type { RagStageContext } from './rag-stage-context.js';
+import { fillTemplate, hasSlots } from '../../core/fill-template.js';
+import type { Query } from '../query.js';
+import type { RagStageContext } from '../rag-stage-context.js';
 import { applyRankedOrder, readRankedOrder } from './ranked-order.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
-import type { Query } from './query.js';
-import type { RagStageContext } from './rag-stage-context.js';
+import type { Query } from '../query.js';
+import type { RagStageContext } from '../rag-stage-context.js';
 
 /**
  * A stage that turns the query into a better one before retrieval (rewrite, compress the

@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
-import type { ScoredDocument } from '../vector/document.js';
-import type { Query } from './query.js';
-import type { RagStageContext } from './rag-stage-context.js';
+import type { ScoredDocument } from '../../vector/document.js';
+import type { Query } from '../query.js';
+import type { RagStageContext } from '../rag-stage-context.js';
 
 /**
  * A stage that finds the documents for one query (a vector store, a search engine, a
