@@ -34,9 +34,9 @@ const LAYERS = {
   // uiMessagesToMessages (useChat's request to our messages).
   ui: ['sse/encoder', 'schema', 'core', 'errors'],
   testing: ['core', 'errors'],
-  // Planned: a tool source (MCP) beside tools/, and telemetry as an observing advisor.
+  // A tool source (MCP) beside tools/, and telemetry as an observing advisor.
   mcp: ['tools', 'advisor-api', 'schema', 'core', 'errors'],
-  otel: ['advisor', 'advisor-api', 'core', 'errors'],
+  otel: ['advisor-api', 'core', 'errors'],
 };
 
 const folders = Object.keys(LAYERS);

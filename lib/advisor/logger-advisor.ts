@@ -11,7 +11,7 @@ import {
 } from '../core/validate-options.js';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
-import { redact } from './redact.js';
+import { redact } from '../core/redact.js';
 
 /** Where a {@link LoggerAdvisor} writes; `console` fits. */
 export interface AdvisorLogger {

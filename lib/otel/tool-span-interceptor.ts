@@ -1,6 +1,6 @@
 import { context as otelContext, SpanKind, type Attributes } from '@opentelemetry/api';
 import { defer, from, isObservable, type Observable } from 'rxjs';
-import { redact } from '../advisor/redact.js';
+import { redact } from '../core/redact.js';
 import { isPromiseLike } from '../core/is-promise-like.js';
 import type { ToolCall } from '../core/message.js';
 import type { Tool, ToolContext, ToolOutput } from '../core/tool.js';

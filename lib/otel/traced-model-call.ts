@@ -1,6 +1,6 @@
 import { SpanKind, type Attributes, type Context } from '@opentelemetry/api';
 import { defer, type Observable } from 'rxjs';
-import { redact } from '../advisor/redact.js';
+import { redact } from '../core/redact.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { ToolCall } from '../core/message.js';

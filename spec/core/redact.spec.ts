@@ -1,4 +1,4 @@
-import { redact } from '../../lib/advisor/redact';
+import { redact } from '../../lib/core/redact';
 
 /** `{ a: { a: … { [leaf]: value } } }`, `depth` levels deep, built without recursion. */
 function nested(depth: number, leaf: Record<string, unknown>): Record<string, unknown> {
