@@ -39,6 +39,19 @@ const LAYERS = {
   otel: ['advisor-api', 'core', 'errors'],
 };
 
+/**
+ * Store folders: each stands alone, like the providers (shared code lives in the parent
+ * folder, e.g. lib/memory/message-row.ts). One rule per folder: it never imports another.
+ */
+const STORES = [
+  'memory/sqlite',
+  'memory/redis',
+  'memory/postgres',
+  'memory/vector',
+  'vector/sqlite',
+  'sse/redis',
+];
+
 const folders = Object.keys(LAYERS);
 const alternation = (names) => names.join('|');
 /** The folders of LAYERS nested in `folder` (`vector/sqlite` in `vector`): they have their own rule. */
@@ -63,6 +76,21 @@ module.exports = {
         'Every folder of lib/ has a place in the layers: add it to LAYERS in .dependency-cruiser.cjs and to docs/architecture.md.',
       severity: 'error',
       from: { path: '^lib/[^/]+/', pathNot: `^lib/(${alternation(folders)})/` },
+      to: {},
+    },
+    ...STORES.map((store) => ({
+      name: `store-${store.replace('/', '-')}-stands-alone`,
+      comment: `lib/${store}/ is a store that stands alone: it never imports another store folder (${STORES.filter((s) => s !== store).join(', ')}); shared code goes in its parent folder.`,
+      severity: 'error',
+      from: { path: `^lib/${store}/` },
+      to: { path: `^lib/(${alternation(STORES.filter((s) => s !== store))})/` },
+    })),
+    {
+      name: 'store-unknown-folder',
+      comment:
+        'A folder inside lib/memory/ is a store (or a memory that needs another layer): add it to STORES in .dependency-cruiser.cjs so it stands alone.',
+      severity: 'error',
+      from: { path: '^lib/memory/[^/]+/', pathNot: `^lib/(${alternation(STORES)})/` },
       to: {},
     },
     {

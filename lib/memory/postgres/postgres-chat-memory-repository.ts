@@ -5,8 +5,8 @@ import type { ChatMemoryOperation } from '../../errors/chat-memory-error.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import { appendChecked, checkLimit, rejected } from '../append-window.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
-import { decodeTableRows } from '../sqlite/decode-table-rows.js';
-import type { MessageRow } from '../sqlite/message-row.js';
+import { decodeTableRows } from '../decode-table-rows.js';
+import type { MessageRow } from '../message-row.js';
 import {
   POSTGRES_CHAT_MEMORY_DEFAULTS,
   POSTGRES_CHAT_MEMORY_RULES,

@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import type { Message } from '../../core/message.js';
 import { appendTrimFrom } from '../append-window.js';
-import { toRow } from '../sqlite/message-row.js';
+import { toRow } from '../message-row.js';
 import type { postgresStatements } from './postgres-schema.js';
 
 /**

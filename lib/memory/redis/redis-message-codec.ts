@@ -2,7 +2,7 @@ import type { Message } from '../../core/message.js';
 import { ChatMemoryError } from '../../errors/chat-memory-error.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import { leadingSystemCount } from '../append-window.js';
-import { fromRow, toRow, type MessageRow } from '../sqlite/message-row.js';
+import { fromRow, toRow, type MessageRow } from '../message-row.js';
 
 /**
  * Which stored conversation a decode reads, for the error that names a damaged one.

@@ -3,8 +3,8 @@ import type { Message } from '../../core/message.js';
 import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-memory-error.js';
 import { appendChecked, checkLimit, rejected } from '../append-window.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
-import { decodeTableRows } from './decode-table-rows.js';
-import type { MessageRow } from './message-row.js';
+import { decodeTableRows } from '../decode-table-rows.js';
+import type { MessageRow } from '../message-row.js';
 import {
   checkSqliteOptions,
   type SqliteChatMemoryRepositoryOptions,

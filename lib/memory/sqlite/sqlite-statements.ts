@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Message } from '../../core/message.js';
-import { toRow, type MessageRow } from './message-row.js';
+import { toRow, type MessageRow } from '../message-row.js';
 import { createSqliteTable } from './sqlite-schema.js';
 import { prepareSqliteWindow, type SqliteInsert } from './sqlite-window.js';
 

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Message } from '../../core/message.js';
 import { appendTrimFrom } from '../append-window.js';
-import { toRow, type MessageRow } from './message-row.js';
+import { toRow, type MessageRow } from '../message-row.js';
 
 /**
  * Inserts one row: conversation, position, creation time, then the row's columns.

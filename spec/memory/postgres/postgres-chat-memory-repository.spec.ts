@@ -1,21 +1,21 @@
 import pg from 'pg';
-import { ChatMemoryError, InvalidOptionsError, type Message } from '../../lib/index';
-import { PostgresChatMemoryRepository } from '../../lib/memory/postgres/index';
-import { waitUntil } from '../support/servers/free-port';
+import { ChatMemoryError, InvalidOptionsError, type Message } from '../../../lib/index';
+import { PostgresChatMemoryRepository } from '../../../lib/memory/postgres/index';
+import { waitUntil } from '../../support/servers/free-port';
 import {
   describeWith,
   itRestartingServer,
   postgresPlan,
   type StoreServer,
-} from '../support/servers/store-servers';
+} from '../../support/servers/store-servers';
 import {
   chatMemoryRepositoryContract,
   everyRole,
   wholeTurns,
-} from './support/chat-memory-repository-contract';
-import { continuedOnB, turnOn } from './support/continue-on-another-instance';
-import { writeThroughOutage } from './support/outage-writers';
-import { runTwoWriters } from './support/two-writers';
+} from '../support/chat-memory-repository-contract';
+import { continuedOnB, turnOn } from '../support/continue-on-another-instance';
+import { writeThroughOutage } from '../support/outage-writers';
+import { runTwoWriters } from '../support/two-writers';
 
 const plan = postgresPlan();
 let server: StoreServer;

@@ -1,6 +1,6 @@
-import type { Message, ReasoningPart, ToolCall } from '../../core/message.js';
-import { copyToolCall } from '../copy-message.js';
-import { checkMediaLimit, mediaFromJson, mediaToJson } from '../stored-media.js';
+import type { Message, ReasoningPart, ToolCall } from '../core/message.js';
+import { copyToolCall } from './copy-message.js';
+import { checkMediaLimit, mediaFromJson, mediaToJson } from './stored-media.js';
 
 /**
  * One stored message: a row of the memory table. Assistant tool calls (with their ids)

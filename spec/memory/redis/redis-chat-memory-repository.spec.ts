@@ -4,25 +4,25 @@ import {
   InvalidOptionsError,
   MessageWindowChatMemory,
   type Message,
-} from '../../lib/index';
-import { RedisChatMemoryRepository } from '../../lib/memory/redis/index';
+} from '../../../lib/index';
+import { RedisChatMemoryRepository } from '../../../lib/memory/redis/index';
 import {
   describeWith,
   itRestartingServer,
   redisPlan,
   type StoreServer,
-} from '../support/servers/store-servers';
-import { waitUntil } from '../support/servers/free-port';
-import { toRow } from '../../lib/memory/sqlite/message-row';
+} from '../../support/servers/store-servers';
+import { waitUntil } from '../../support/servers/free-port';
+import { toRow } from '../../../lib/memory/message-row';
 import {
   chatMemoryRepositoryContract,
   everyRole,
   wholeTurns,
   withMedia,
-} from './support/chat-memory-repository-contract';
-import { continuedOnB, turnOn } from './support/continue-on-another-instance';
-import { writeThroughOutage } from './support/outage-writers';
-import { runTwoWriters } from './support/two-writers';
+} from '../support/chat-memory-repository-contract';
+import { continuedOnB, turnOn } from '../support/continue-on-another-instance';
+import { writeThroughOutage } from '../support/outage-writers';
+import { runTwoWriters } from '../support/two-writers';
 
 const plan = redisPlan();
 let server: StoreServer;

@@ -1,5 +1,5 @@
-import type { Message } from '../../core/message.js';
-import { ChatMemoryError } from '../../errors/chat-memory-error.js';
+import type { Message } from '../core/message.js';
+import { ChatMemoryError } from '../errors/chat-memory-error.js';
 import { fromRow, type MessageRow } from './message-row.js';
 
 /**
