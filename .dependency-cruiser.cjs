@@ -12,7 +12,10 @@ const LAYERS = {
   'advisor-api': ['core', 'errors'],
   tools: ['advisor-api', 'schema', 'core', 'errors'],
   output: ['advisor-api', 'schema', 'core', 'errors'],
+  // sqlite/: what the SQLite stores share (the failure reasons from SQLite's codes); no entry point.
+  sqlite: ['errors'],
   memory: ['advisor-api', 'core', 'errors'],
+  'memory/sqlite': ['sqlite', 'memory', 'advisor-api', 'core', 'errors'],
   // memory/vector/: VectorStoreChatMemoryAdvisor, chat memory kept in a vector store.
   'memory/vector': ['memory', 'vector', 'advisor-api', 'core', 'errors'],
   client: ['tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
@@ -22,7 +25,7 @@ const LAYERS = {
   // memory advisors' conversation id).
   vector: ['core', 'errors'],
   // vector/sqlite/: SqliteVectorStore (rx-advisors/vector/sqlite; the only importer of sqlite-vec).
-  'vector/sqlite': ['vector', 'core', 'errors'],
+  'vector/sqlite': ['sqlite', 'vector', 'core', 'errors'],
   rag: ['client', 'vector', 'advisor-api', 'core', 'errors'],
   providers: ['vector', 'schema', 'core', 'errors'],
   // sse/: the transport (the operator, HTTP responses, resumable streams); it names the

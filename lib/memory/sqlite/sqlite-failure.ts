@@ -1,4 +1,4 @@
-import { sqliteFailureReason } from '../../core/sqlite-failure-reason.js';
+import { sqliteFailureReason } from '../../sqlite/sqlite-failure-reason.js';
 import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-memory-error.js';
 
 /**

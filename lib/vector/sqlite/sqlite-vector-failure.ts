@@ -1,4 +1,4 @@
-import { sqliteFailureReason } from '../../core/sqlite-failure-reason.js';
+import { sqliteFailureReason } from '../../sqlite/sqlite-failure-reason.js';
 import { RxAdvisorsError } from '../../errors/rx-advisors-error.js';
 import { VectorStoreError, type VectorStoreOperation } from '../../errors/vector-store-error.js';
 
