@@ -17,6 +17,7 @@ import {
   FALLBACK_ADVISOR_RULES,
   type FallbackAdvisorOptions,
 } from './fallback-advisor-options.js';
+import { errorMessageOf } from '../errors/error-details.js';
 
 export type { FallbackAdvisorOptions } from './fallback-advisor-options.js';
 
@@ -133,6 +134,6 @@ export class FallbackAdvisor implements Advisor {
 }
 
 function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessageOf(error);
   return message.length > 200 ? `${message.slice(0, 199)}…` : message;
 }

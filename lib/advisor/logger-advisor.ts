@@ -12,6 +12,7 @@ import {
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
 import { redact } from '../core/redact.js';
+import { errorMessageOf } from '../errors/error-details.js';
 
 /** Where a {@link LoggerAdvisor} writes; `console` fits. */
 export interface AdvisorLogger {
@@ -140,10 +141,7 @@ export class LoggerAdvisor implements Advisor {
           complete: () =>
             this.logger.info(`[${this.name}] response`, this.formatResponse(assembler.build())),
           error: (error: unknown) =>
-            this.logger.info(
-              `[${this.name}] error`,
-              error instanceof Error ? error.message : String(error),
-            ),
+            this.logger.info(`[${this.name}] error`, errorMessageOf(error)),
           // Only when the caller leaves before complete or error: what streamed until then.
           unsubscribe: () =>
             this.logger.info(`[${this.name}] cancelled`, this.formatResponse(assembler.build())),

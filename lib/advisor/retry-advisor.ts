@@ -19,6 +19,7 @@ import {
   type RetryAdvisorOptions,
   type RetryBackoff,
 } from './retry-advisor-options.js';
+import { errorMessageOf } from '../errors/error-details.js';
 
 export type { RetryAdvisorOptions, RetryBackoff } from './retry-advisor-options.js';
 
@@ -155,6 +156,6 @@ function backoffFunction(
 }
 
 function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessageOf(error);
   return message.length > 200 ? `${message.slice(0, 199)}…` : message;
 }

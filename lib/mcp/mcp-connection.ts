@@ -11,6 +11,7 @@ import {
   type McpStdioServer,
   type ResolvedMcpToolSourceOptions,
 } from './mcp-tool-source-options.js';
+import { errorMessageOf } from '../errors/error-details.js';
 
 /**
  * One MCP server's connection: opened on first use, shared by concurrent callers, dropped
@@ -109,7 +110,7 @@ export class McpConnection {
       await client.close().catch(() => {});
       throw new McpConnectionError({
         server: this.label,
-        reason: `could not be connected (${error instanceof Error ? error.message : String(error)})`,
+        reason: `could not be connected (${errorMessageOf(error)})`,
         cause: error,
       });
     }

@@ -10,6 +10,7 @@ import {
   type McpToolSourceOptions,
   type ResolvedMcpToolSourceOptions,
 } from './mcp-tool-source-options.js';
+import { errorMessageOf } from '../errors/error-details.js';
 
 /**
  * The tools of one MCP server, as ordinary rx-advisors tools. The server is connected on
@@ -111,7 +112,7 @@ export class McpToolSource {
       } catch (error) {
         throw new McpConnectionError({
           server: this.server,
-          reason: `did not list its tools (${error instanceof Error ? error.message : String(error)})`,
+          reason: `did not list its tools (${errorMessageOf(error)})`,
           cause: error,
         });
       }

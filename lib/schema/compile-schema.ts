@@ -8,6 +8,7 @@ import { schemaValidator, withoutMetaSchema } from './schema-validator.js';
 import type { SchemaValidation } from './validation-issue.js';
 import { isZodSchema, type StandardResult, type ZodLikeSchema } from './zod-like-schema.js';
 import { zodToJsonSchema } from './zod-to-json-schema.js';
+import { errorMessageOf } from '../errors/error-details.js';
 
 /**
  * A schema ready to use: its JSON Schema (for a model: tool definitions, format
@@ -62,7 +63,7 @@ function compileJsonSchema<T>(schema: JsonSchema, option: string): CompiledSchem
     throw new InvalidOptionsError({
       option,
       value: schema,
-      expected: `a valid JSON Schema (ajv: ${error instanceof Error ? error.message : String(error)})`,
+      expected: `a valid JSON Schema (ajv: ${errorMessageOf(error)})`,
     });
   }
   return {

@@ -1,4 +1,5 @@
 import { dropUnsafeKeys, UnsafeKeyMatcher } from './unsafe-keys.js';
+import { errorMessageOf } from '../errors/error-details.js';
 
 /**
  * The outcome of {@link parseJson}: the value, or why there is none, as the message of a
@@ -43,7 +44,7 @@ export function parseJson(text: string, maxDepth: number): ParsedJson {
       shape === UNSAFE_KEYS ? JSON.parse(text, dropUnsafeKeys) : JSON.parse(text);
     return { ok: true, value };
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessageOf(error);
     return {
       ok: false,
       reason: 'malformed-json',

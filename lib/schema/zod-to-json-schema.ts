@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../core/tool-definition.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { ZodLikeSchema } from './zod-like-schema.js';
+import { errorMessageOf } from '../errors/error-details.js';
 
 interface ZodJsonSchemaSource {
   toJSONSchema?: (params: { io: 'input' }) => unknown;
@@ -27,7 +28,7 @@ export function zodToJsonSchema(schema: ZodLikeSchema, option: string): JsonSche
     throw new InvalidOptionsError({
       option,
       value: schema,
-      expected: `a zod schema that zod can convert to JSON Schema (${error instanceof Error ? error.message : String(error)})`,
+      expected: `a zod schema that zod can convert to JSON Schema (${errorMessageOf(error)})`,
     });
   }
   if (typeof converted !== 'object' || converted === null || Array.isArray(converted)) {

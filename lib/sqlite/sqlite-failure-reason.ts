@@ -1,3 +1,5 @@
+import { errorCodeOf, errorMessageOf } from '../errors/error-details.js';
+
 /**
  * What went wrong with a better-sqlite3 call and what to do, from the error's SQLite code
  * (`SQLITE_BUSY`, `SQLITE_CORRUPT`…): the reason text of the typed errors of every SQLite
@@ -20,7 +22,7 @@ export function sqliteFailureReason(
   databaseName: string,
   words: { readonly subject: string; readonly writing: string },
 ): { code: string; reason: string } {
-  const code = errorCode(error);
+  const code = errorCodeOf(error);
   const file = JSON.stringify(databaseName);
   switch (code.split('_').slice(0, 2).join('_')) {
     case 'SQLITE_BUSY':
@@ -52,19 +54,9 @@ export function sqliteFailureReason(
         code,
         reason:
           `the SQLite database ${file} could not be read or written (disk full, missing ` +
-          `folder or permissions): ${messageOf(error)}`,
+          `folder or permissions): ${errorMessageOf(error)}`,
       };
     default:
-      return { code, reason: `SQLite failed on ${file}: ${messageOf(error)}` };
+      return { code, reason: `SQLite failed on ${file}: ${errorMessageOf(error)}` };
   }
-}
-
-function errorCode(error: unknown): string {
-  if (typeof error !== 'object' || error === null) return '';
-  const code = (error as Record<string, unknown>)['code'];
-  return typeof code === 'string' ? code : '';
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,6 @@
-import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-memory-error.js';
+import type { ChatMemoryError, ChatMemoryOperation } from '../../errors/chat-memory-error.js';
+import { errorCodeOf, errorMessageOf } from '../../errors/error-details.js';
+import { storeFailure } from '../store-failure.js';
 
 /**
  * Turns a `pg` failure into a `ChatMemoryError` that says what happened and what to do.
@@ -10,18 +12,15 @@ export function postgresFailure(
   operation: ChatMemoryOperation,
   conversationId: string | undefined,
 ): ChatMemoryError {
-  if (ChatMemoryError.isInstance(error)) return error;
-  const code = errorCode(error);
-  const message = error instanceof Error ? error.message : String(error);
-  const advice = ADVICE[code.slice(0, 2)] ?? ADVICE[code] ?? 'Check the server and try again.';
-  return new ChatMemoryError({
-    operation,
-    ...(conversationId === undefined ? {} : { conversationId }),
-    ...(code === '' ? {} : { code }),
-    reason:
-      `PostgreSQL failed: ${message}. A write is one transaction: it was committed whole ` +
-      `or not at all. ${advice}`,
-    cause: error,
+  return storeFailure(error, { operation, conversationId }, () => {
+    const code = errorCodeOf(error);
+    const advice = ADVICE[code.slice(0, 2)] ?? ADVICE[code] ?? 'Check the server and try again.';
+    return {
+      code,
+      reason:
+        `PostgreSQL failed: ${errorMessageOf(error)}. A write is one transaction: it was ` +
+        `committed whole or not at all. ${advice}`,
+    };
   });
 }
 
@@ -36,9 +35,3 @@ const ADVICE: Record<string, string> = {
   ECONNREFUSED: 'Nothing listens at the address: check that the server is up.',
   ECONNRESET: 'The server dropped the connection: try again; the pool reconnects by itself.',
 };
-
-function errorCode(error: unknown): string {
-  if (typeof error !== 'object' || error === null) return '';
-  const code = (error as Record<string, unknown>)['code'];
-  return typeof code === 'string' ? code : '';
-}

@@ -1,4 +1,6 @@
-import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-memory-error.js';
+import type { ChatMemoryError, ChatMemoryOperation } from '../../errors/chat-memory-error.js';
+import { errorCodeOf, errorMessageOf } from '../../errors/error-details.js';
+import { storeFailure } from '../store-failure.js';
 
 /**
  * Turns a Redis client failure into a `ChatMemoryError` that says what happened and what
@@ -10,24 +12,17 @@ export function redisFailure(
   operation: ChatMemoryOperation,
   conversationId: string | undefined,
 ): ChatMemoryError {
-  if (ChatMemoryError.isInstance(error)) return error;
-  const code = errorCode(error);
-  const message = error instanceof Error ? error.message : String(error);
-  return new ChatMemoryError({
-    operation,
-    ...(conversationId === undefined ? {} : { conversationId }),
-    ...(code === '' ? {} : { code }),
+  return storeFailure(error, { operation, conversationId }, () => ({
+    code: errorCodeOf(error) || connectionErrorName(error),
     reason:
-      `Redis failed: ${message}. A write is one atomic script: it was applied whole or not ` +
-      `at all. Check that the server is up and the client connected, then try again.`,
-    cause: error,
-  });
+      `Redis failed: ${errorMessageOf(error)}. A write is one atomic script: it was applied ` +
+      `whole or not at all. Check that the server is up and the client connected, then try again.`,
+  }));
 }
 
-function errorCode(error: unknown): string {
+/** node-redis names its connection errors (ClientClosedError, SocketClosedUnexpectedlyError…). */
+function connectionErrorName(error: unknown): string {
   if (typeof error !== 'object' || error === null) return '';
-  const record = error as Record<string, unknown>;
-  if (typeof record['code'] === 'string') return record['code'];
-  // node-redis names its connection errors (ClientClosedError, SocketClosedUnexpectedlyError…).
-  return typeof record['name'] === 'string' && record['name'] !== 'Error' ? record['name'] : '';
+  const name = (error as Record<string, unknown>)['name'];
+  return typeof name === 'string' && name !== 'Error' ? name : '';
 }

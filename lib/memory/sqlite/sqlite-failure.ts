@@ -1,5 +1,6 @@
+import type { ChatMemoryError, ChatMemoryOperation } from '../../errors/chat-memory-error.js';
 import { sqliteFailureReason } from '../../sqlite/sqlite-failure-reason.js';
-import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-memory-error.js';
+import { storeFailure } from '../store-failure.js';
 
 /**
  * Turns a better-sqlite3 failure into a `ChatMemoryError` that says what happened and
@@ -12,16 +13,10 @@ export function sqliteFailure(
   conversationId: string | undefined,
   databaseName: string,
 ): ChatMemoryError {
-  if (ChatMemoryError.isInstance(error)) return error;
-  const { code, reason } = sqliteFailureReason(error, databaseName, {
-    subject: 'the repository',
-    writing: 'store memory',
-  });
-  return new ChatMemoryError({
-    operation,
-    ...(conversationId === undefined ? {} : { conversationId }),
-    ...(code === '' ? {} : { code }),
-    reason,
-    cause: error,
-  });
+  return storeFailure(error, { operation, conversationId }, () =>
+    sqliteFailureReason(error, databaseName, {
+      subject: 'the repository',
+      writing: 'store memory',
+    }),
+  );
 }

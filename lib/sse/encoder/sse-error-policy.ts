@@ -1,4 +1,5 @@
 import type { RetryChunk, ToolResultChunk } from '../../core/chat-chunk.js';
+import { errorMessageOf } from '../../errors/error-details.js';
 
 /**
  * What the `errorMessage` option is asked about: the failure of the stream, the reason of a
@@ -134,7 +135,7 @@ export class SseErrorPolicy {
 
 function messageOf(error: unknown): string {
   try {
-    return error instanceof Error ? error.message : String(error);
+    return errorMessageOf(error);
   } catch {
     return SAFE_ERROR_MESSAGE; // an error whose toString throws
   }

@@ -3,6 +3,7 @@ import { load as loadSqliteVec } from 'sqlite-vec';
 import { VectorDimensionError } from '../../errors/vector-dimension-error.js';
 import { VectorStoreError } from '../../errors/vector-store-error.js';
 import type { Document } from '../document.js';
+import { errorMessageOf } from '../../errors/error-details.js';
 
 /** A candidate of a search: a document's row, its id and its cosine distance. @internal */
 export interface Candidate {
@@ -255,7 +256,7 @@ function loadExtension(db: BetterSqlite3.Database, table: string): void {
       operation: 'open',
       store: table,
       reason:
-        `the sqlite-vec extension could not be loaded (${error instanceof Error ? error.message : String(error)}). ` +
+        `the sqlite-vec extension could not be loaded (${errorMessageOf(error)}). ` +
         'Install it next to better-sqlite3 (npm install sqlite-vec; its platform package ' +
         'provides the native extension) or load it into the Database yourself before.',
       cause: error,
