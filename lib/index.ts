@@ -207,7 +207,7 @@ export {
 
 // Retrieval: documents, embeddings, vector stores, RAG advisors and their stages
 export * from './vector/public-api.js';
-export * from './rag/public-api.js';
+export * from './rag/index.js';
 
 // Errors
 export { RxAdvisorsError, type RxAdvisorsErrorOptions } from './errors/rx-advisors-error.js';
