@@ -26,7 +26,8 @@ const LAYERS = {
   vector: ['core', 'errors'],
   // vector/sqlite/: SqliteVectorStore (rx-advisors/vector/sqlite; the only importer of sqlite-vec).
   'vector/sqlite': ['sqlite', 'vector', 'core', 'errors'],
-  rag: ['client', 'vector', 'advisor-api', 'core', 'errors'],
+  // rag/index.ts (rx-advisors/rag) also re-exports VectorStoreChatMemoryAdvisor from memory/vector/.
+  rag: ['client', 'memory/vector', 'vector', 'advisor-api', 'core', 'errors'],
   providers: ['vector', 'schema', 'core', 'errors'],
   // sse/: the transport (the operator, HTTP responses, resumable streams); it names the
   // built-in protocols, so it may import ui/. sse/encoder/: the protocol contract every

@@ -1,4 +1,6 @@
-// rx-advisors: the core entry point. Explicit re-exports, grouped by role.
+// rx-advisors: what a ChatClient user needs. Explicit re-exports, grouped by role. The
+// advisor contract is rx-advisors/advisor-api, retrieval rx-advisors/rag; names that moved
+// there keep working from here for one release (./deprecated-root-exports.ts).
 
 // Data model: messages, chunks, requests, responses, usage
 export type {
@@ -37,7 +39,6 @@ export type {
   UsageChunk,
 } from './core/chat-chunk.js';
 export type { DocumentSource, Source, UrlSource } from './core/source.js';
-export { isWebUrl } from './core/web-url.js';
 export type {
   ChatOptions,
   PromptCacheBreakpoint,
@@ -49,38 +50,15 @@ export { ChatRequest, type ChatRequestInit, type RequestChatModel } from './core
 export type { ChatResponse } from './core/chat-response.js';
 export type { ChatModel } from './core/chat-model.js';
 export type { JsonSchema, ToolDefinition } from './core/tool-definition.js';
-export { emptyUsage, type Usage } from './core/usage.js';
+export type { Usage } from './core/usage.js';
 export { UsageAccumulator } from './core/usage-accumulator.js';
-export { ResponseAssembler } from './core/response-assembler.js';
-export { ToolLoopTranscript, type TranscriptMark } from './core/tool-loop-transcript.js';
 export { aggregate } from './core/aggregate.js';
 
-// The advisor contract: advisors, the chain, order, context, roles, recursion
-export type { Advisor, AdvisorChain } from './advisor-api/advisor.js';
-export { Order } from './advisor-api/order.js';
-export {
-  createAdvisorChain,
-  sortAdvisors,
-  type CreateAdvisorChainOptions,
-} from './advisor-api/advisor-chain.js';
+// Simple advisors (the whole contract: rx-advisors/advisor-api)
+export type { Advisor } from './advisor-api/advisor.js';
 export { advisor, type AdvisorOptions } from './advisor-api/advisor.js';
-export { ContextKeys } from './advisor-api/context-keys.js';
+export { Order } from './advisor-api/order.js';
 export { AdvisorParams } from './advisor-api/advisor-params.js';
-export {
-  isConversationHistoryAware,
-  isToolContributor,
-  isToolLoop,
-  type ConversationHistoryAware,
-  type ToolContributor,
-  type ToolLoopRole,
-} from './advisor-api/advisor-roles.js';
-export {
-  recursiveAdvisor,
-  type RecursionDecision,
-  type RecursionState,
-  type RecursionStep,
-  type RecursiveAdvisorOptions,
-} from './advisor-api/recursive-advisor.js';
 
 // Built-in advisors
 export {
@@ -200,14 +178,6 @@ export {
   PromptChatMemoryAdvisor,
   type PromptChatMemoryAdvisorOptions,
 } from './memory/prompt-chat-memory-advisor.js';
-export {
-  VectorStoreChatMemoryAdvisor,
-  type VectorStoreChatMemoryAdvisorOptions,
-} from './memory/vector/vector-store-chat-memory-advisor.js';
-
-// Retrieval: documents, embeddings, vector stores, RAG advisors and their stages
-export * from './vector/public-api.js';
-export * from './rag/index.js';
 
 // Errors
 export { RxAdvisorsError, type RxAdvisorsErrorOptions } from './errors/rx-advisors-error.js';
@@ -248,8 +218,7 @@ export {
   type ChatMemoryOperation,
 } from './errors/chat-memory-error.js';
 export { MissingConversationIdError } from './errors/missing-conversation-id-error.js';
-export { FilterExpressionError } from './errors/filter-expression-error.js';
-export { VectorDimensionError } from './errors/vector-dimension-error.js';
-export { EmbeddingError } from './errors/embedding-error.js';
-export { VectorStoreError, type VectorStoreOperation } from './errors/vector-store-error.js';
-export { EmptyQuestionError } from './errors/empty-question-error.js';
+
+// Moved to rx-advisors/advisor-api or rx-advisors/rag, or internal: deprecated, kept for
+// one release. One explicit list, each name marked @deprecated with its new home.
+export * from './deprecated-root-exports.js';

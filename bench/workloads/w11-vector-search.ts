@@ -6,7 +6,7 @@ import {
   type EmbeddingModel,
   type EmbeddingResponse,
   type VectorStore,
-} from 'rx-advisors';
+} from 'rx-advisors/rag';
 import { SqliteVectorStore } from 'rx-advisors/vector/sqlite';
 import type { Report } from '../harness/report.js';
 import { quartiles } from '../harness/stats.js';

@@ -19,7 +19,8 @@ export interface CreateAdvisorChainOptions {
  *
  * @example
  * ```ts
- * import { ChatRequest, createAdvisorChain, LoggerAdvisor } from 'rx-advisors';
+ * import { ChatRequest, LoggerAdvisor } from 'rx-advisors';
+ * import { createAdvisorChain } from 'rx-advisors/advisor-api';
  *
  * const chain = createAdvisorChain({ advisors: [new LoggerAdvisor()], model });
  * chain.next(ChatRequest.create({ messages: [{ role: 'user', content: 'Hi' }] })).subscribe();
@@ -39,7 +40,7 @@ export function createAdvisorChain(options: CreateAdvisorChainOptions): AdvisorC
  * @returns A new, sorted array.
  * @example
  * ```ts partial
- * import { sortAdvisors } from 'rx-advisors';
+ * import { sortAdvisors } from 'rx-advisors/advisor-api';
  * sortAdvisors([b, a]).map((x) => x.name);
  * ```
  */

@@ -7,7 +7,8 @@ import type { Advisor } from './advisor.js';
  *
  * @example
  * ```ts
- * import { isToolLoop, ToolCallingAdvisor } from 'rx-advisors';
+ * import { ToolCallingAdvisor } from 'rx-advisors';
+ * import { isToolLoop } from 'rx-advisors/advisor-api';
  * isToolLoop(new ToolCallingAdvisor()); // true
  * ```
  */
@@ -22,7 +23,7 @@ export interface ToolLoopRole {
  *
  * @example
  * ```ts
- * import type { ConversationHistoryAware } from 'rx-advisors';
+ * import type { ConversationHistoryAware } from 'rx-advisors/advisor-api';
  * const aware: ConversationHistoryAware = { managesConversationHistory: true };
  * ```
  */
@@ -39,7 +40,7 @@ export interface ConversationHistoryAware {
  *
  * @example
  * ```ts
- * import { Order, type Advisor, type ToolContributor } from 'rx-advisors';
+ * import { Order, type Advisor, type ToolContributor } from 'rx-advisors/advisor-api';
  *
  * const addTools: Advisor & ToolContributor = {
  *   name: 'add-tools',
@@ -58,7 +59,8 @@ export interface ToolContributor {
  *
  * @example
  * ```ts
- * import { advisor, isToolLoop, ToolCallingAdvisor } from 'rx-advisors';
+ * import { advisor, ToolCallingAdvisor } from 'rx-advisors';
+ * import { isToolLoop } from 'rx-advisors/advisor-api';
  * const advisors = [advisor({ name: 'audit' }), new ToolCallingAdvisor()];
  * const loops = advisors.filter(isToolLoop); // [the ToolCallingAdvisor]
  * ```
@@ -74,7 +76,8 @@ export function isToolLoop(advisor: Advisor): advisor is Advisor & ToolLoopRole 
  *
  * @example
  * ```ts
- * import { isConversationHistoryAware, MessageChatMemoryAdvisor, Order } from 'rx-advisors';
+ * import { MessageChatMemoryAdvisor, Order } from 'rx-advisors';
+ * import { isConversationHistoryAware } from 'rx-advisors/advisor-api';
  * const memory = new MessageChatMemoryAdvisor({ order: Order.TOOL_CALLING + 10 });
  * isConversationHistoryAware(memory); // true: it sits inside the tool loop
  * ```
@@ -92,7 +95,7 @@ export function isConversationHistoryAware(
  *
  * @example
  * ```ts
- * import { isToolContributor, type Advisor, type ToolContributor } from 'rx-advisors';
+ * import { type Advisor, isToolContributor, type ToolContributor } from 'rx-advisors/advisor-api';
  * const picker: Advisor & ToolContributor = {
  *   name: 'pick-tools',
  *   order: 0,

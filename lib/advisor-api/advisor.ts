@@ -10,7 +10,7 @@ import { validateAdvisorIdentity } from './validate-advisor-identity.js';
  *
  * @example
  * ```ts
- * import type { Advisor, AdvisorChain } from 'rx-advisors';
+ * import type { Advisor, AdvisorChain } from 'rx-advisors/advisor-api';
  *
  * const twice: Advisor = {
  *   name: 'twice',

@@ -3,7 +3,7 @@
  *
  * @example
  * ```ts partial
- * import { ContextKeys } from 'rx-advisors';
+ * import { ContextKeys } from 'rx-advisors/advisor-api';
  * const transcript = request.context.get(ContextKeys.TOOL_LOOP_MESSAGES); // a ToolLoopTranscript
  * ```
  */

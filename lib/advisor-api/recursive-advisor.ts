@@ -32,7 +32,7 @@ import { validateRecursiveAdvisorOptions } from './validate-recursive-advisor-op
  *
  * @example
  * ```ts
- * import { recursiveAdvisor, type RecursionState } from 'rx-advisors';
+ * import { recursiveAdvisor, type RecursionState } from 'rx-advisors/advisor-api';
  * const next = ({ attempt, response, request }: RecursionState) => (response?.text === '' && attempt < 2 ? request : undefined);
  * recursiveAdvisor({ name: 'non-empty', order: 0, next });
  * ```
@@ -57,7 +57,7 @@ export interface RecursionState {
  *
  * @example
  * ```ts
- * import type { RecursionStep } from 'rx-advisors';
+ * import type { RecursionStep } from 'rx-advisors/advisor-api';
  * const step = (request: RecursionStep['request']): RecursionStep => ({ request, reason: 'empty answer', delay: 250 });
  * ```
  */
@@ -76,7 +76,7 @@ export interface RecursionStep {
  *
  * @example
  * ```ts
- * import type { RecursionDecision, RecursionState } from 'rx-advisors';
+ * import type { RecursionDecision, RecursionState } from 'rx-advisors/advisor-api';
  * const next = ({ attempt, request }: RecursionState): RecursionDecision => (attempt < 3 ? request : undefined);
  * ```
  */
@@ -87,7 +87,7 @@ export type RecursionDecision = ChatRequest | RecursionStep | undefined | null;
  *
  * @example
  * ```ts
- * import { recursiveAdvisor, Order, type RecursiveAdvisorOptions } from 'rx-advisors';
+ * import { Order, recursiveAdvisor, type RecursiveAdvisorOptions } from 'rx-advisors/advisor-api';
  * const options: RecursiveAdvisorOptions = { name: 'once-more', order: Order.HIGHEST_PRECEDENCE + 100, next: () => undefined };
  * recursiveAdvisor(options);
  * ```
@@ -142,7 +142,7 @@ class AttemptEnd {
  *
  * @example
  * ```ts
- * import { recursiveAdvisor, Order } from 'rx-advisors';
+ * import { Order, recursiveAdvisor } from 'rx-advisors/advisor-api';
  *
  * const nonEmpty = recursiveAdvisor({
  *   name: 'non-empty',

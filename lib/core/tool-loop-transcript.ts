@@ -7,7 +7,7 @@ const KEY = 'rx-advisors.tool-loop.messages';
  * A position in a {@link ToolLoopTranscript}, taken with `mark()`.
  * @example
  * ```ts partial
- * import { ToolLoopTranscript, type TranscriptMark } from 'rx-advisors';
+ * import { ToolLoopTranscript, type TranscriptMark } from 'rx-advisors/advisor-api';
  * const mark: TranscriptMark = ToolLoopTranscript.of(request.context).mark();
  * ```
  */
@@ -30,7 +30,7 @@ export interface TranscriptMark {
  *
  * @example
  * ```ts partial
- * import { ToolLoopTranscript } from 'rx-advisors';
+ * import { ToolLoopTranscript } from 'rx-advisors/advisor-api';
  *
  * const transcript = ToolLoopTranscript.of(request.context);
  * const mark = transcript.mark();

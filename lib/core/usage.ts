@@ -31,7 +31,7 @@ export const USAGE_FIELDS = [
  * @returns A fresh `Usage` whose fields are all `undefined`.
  * @example
  * ```ts
- * import { emptyUsage } from 'rx-advisors';
+ * import { emptyUsage } from 'rx-advisors/advisor-api';
  * emptyUsage().inputTokens; // undefined
  * ```
  */

@@ -9,7 +9,7 @@ const MARKER = Symbol.for('rx-advisors.error.EmbeddingError');
  *
  * @example
  * ```ts partial
- * import { EmbeddingError } from 'rx-advisors';
+ * import { EmbeddingError } from 'rx-advisors/rag';
  *
  * store.add(documents).subscribe({
  *   error: (e) => EmbeddingError.isInstance(e) && console.log(e.provider, e.cause),

@@ -8,7 +8,7 @@ const MARKER = Symbol.for('rx-advisors.error.EmptyQuestionError');
  *
  * @example
  * ```ts
- * import { EmptyQuestionError } from 'rx-advisors';
+ * import { EmptyQuestionError } from 'rx-advisors/rag';
  *
  * client.prompt('   ').call().content().subscribe({
  *   error: (e) => EmptyQuestionError.isInstance(e) && console.log(e.advisorName),

@@ -8,7 +8,7 @@ const MARKER = Symbol.for('rx-advisors.error.FilterExpressionError');
  *
  * @example
  * ```ts partial
- * import { FilterExpressionError, InMemoryVectorStore } from 'rx-advisors';
+ * import { FilterExpressionError, InMemoryVectorStore } from 'rx-advisors/rag';
  *
  * store.similaritySearch({ query: 'tea', filter: "genre == 'drama" }).subscribe({
  *   error: (e) => FilterExpressionError.isInstance(e) && console.log(e.position, e.expression),

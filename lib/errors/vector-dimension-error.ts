@@ -8,7 +8,7 @@ const MARKER = Symbol.for('rx-advisors.error.VectorDimensionError');
  *
  * @example
  * ```ts partial
- * import { VectorDimensionError } from 'rx-advisors';
+ * import { VectorDimensionError } from 'rx-advisors/rag';
  *
  * store.add(documents).subscribe({
  *   error: (e) => VectorDimensionError.isInstance(e) && console.log(e.expected, e.actual),

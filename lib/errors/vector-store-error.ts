@@ -6,7 +6,7 @@ const MARKER = Symbol.for('rx-advisors.error.VectorStoreError');
  * What a vector store was doing when it failed.
  * @example
  * ```ts
- * import type { VectorStoreOperation } from 'rx-advisors';
+ * import type { VectorStoreOperation } from 'rx-advisors/rag';
  * const operation: VectorStoreOperation = 'search';
  * ```
  */
@@ -20,7 +20,7 @@ export type VectorStoreOperation = 'open' | 'add' | 'delete' | 'search';
  *
  * @example
  * ```ts partial
- * import { VectorStoreError } from 'rx-advisors';
+ * import { VectorStoreError } from 'rx-advisors/rag';
  *
  * store.add(documents).subscribe({
  *   error: (e) => VectorStoreError.isInstance(e) && e.code === 'SQLITE_BUSY' && console.log('try again'),

@@ -15,7 +15,7 @@ import type { Document } from '../vector/document.js';
  *
  * @example
  * ```ts
- * import { documentSource } from 'rx-advisors';
+ * import { documentSource } from 'rx-advisors/rag';
  *
  * documentSource({ id: 'faq', text: '…', metadata: { title: 'FAQ', filename: 'faq.md', mediaType: 'text/markdown' } });
  * // { sourceType: 'document', id: 'faq', mediaType: 'text/markdown', title: 'FAQ', filename: 'faq.md' }

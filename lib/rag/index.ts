@@ -1,15 +1,38 @@
-// The public names of retrieval-augmented generation (QuestionAnswerAdvisor, the modular
-// RetrievalAugmentationAdvisor and its stages), re-exported by the
-// root entry point (lib/index.ts).
+// rx-advisors/rag: retrieval-augmented generation. Explicit re-exports, grouped by role.
+
+// Documents, embeddings, vector stores and their filters
+export type { Document, MetadataValue, ScoredDocument } from '../vector/document.js';
+export type { EmbeddingModel, EmbeddingResponse } from '../vector/embedding-model.js';
+export type { SearchRequest, SearchResult, VectorStore } from '../vector/vector-store.js';
+export type { FilterExpression, FilterOperator } from '../vector/filter-expression.js';
+export {
+  parseFilterExpression,
+  type FilterParseOptions,
+} from '../vector/parse-filter-expression.js';
+export {
+  InMemoryVectorStore,
+  type InMemoryVectorStoreOptions,
+} from '../vector/in-memory-vector-store.js';
+
+// Writing a vector store: what InMemoryVectorStore and SqliteVectorStore are built from
+export { matchesFilter } from '../vector/matches-filter.js';
+export {
+  resolveSearchRequest,
+  DEFAULT_TOP_K,
+  type ResolvedSearchRequest,
+} from '../vector/resolve-search-request.js';
+export { embedChecked } from '../vector/embed-checked.js';
+
+// QuestionAnswerAdvisor: retrieve, then answer with the documents
 export {
   QuestionAnswerAdvisor,
-  DEFAULT_QUESTION_ANSWER_TEMPLATE,
   type QuestionAnswerAdvisorOptions,
   type Retrieval,
 } from './question-answer-advisor.js';
 export { documentSource } from './document-source.js';
 export type { EmitSources } from './source-chunks.js';
-// Modular RAG (RetrievalAugmentationAdvisor and its stages)
+
+// Modular RAG: RetrievalAugmentationAdvisor and its stages, in pipeline order
 export {
   RetrievalAugmentationAdvisor,
   type RagRetrieval,
@@ -18,34 +41,29 @@ export {
 export type { Query } from './query.js';
 export type { RagStageContext } from './rag-stage-context.js';
 export type { QueryTransformer } from './pre-retrieval/query-transformer.js';
-export type { QueryExpander } from './pre-retrieval/query-expander.js';
-export type { DocumentRetriever } from './retrieval/document-retriever.js';
-export type { DocumentJoiner, RetrievedDocuments } from './retrieval/document-joiner.js';
-export type { Augmentation, QueryAugmenter } from './augmentation/query-augmenter.js';
 export {
   RewriteQueryTransformer,
-  DEFAULT_REWRITE_TEMPLATE,
   type RewriteQueryTransformerOptions,
 } from './pre-retrieval/rewrite-query-transformer.js';
 export {
   CompressionQueryTransformer,
-  DEFAULT_COMPRESSION_TEMPLATE,
   type CompressionQueryTransformerOptions,
 } from './pre-retrieval/compression-query-transformer.js';
 export {
   TranslationQueryTransformer,
-  DEFAULT_TRANSLATION_TEMPLATE,
   type TranslationQueryTransformerOptions,
 } from './pre-retrieval/translation-query-transformer.js';
+export type { QueryExpander } from './pre-retrieval/query-expander.js';
 export {
   MultiQueryExpander,
-  DEFAULT_MULTI_QUERY_TEMPLATE,
   type MultiQueryExpanderOptions,
 } from './pre-retrieval/multi-query-expander.js';
+export type { DocumentRetriever } from './retrieval/document-retriever.js';
 export {
   VectorStoreDocumentRetriever,
   type VectorStoreDocumentRetrieverOptions,
 } from './retrieval/vector-store-document-retriever.js';
+export type { DocumentJoiner, RetrievedDocuments } from './retrieval/document-joiner.js';
 export {
   ConcatenationDocumentJoiner,
   type ConcatenationDocumentJoinerOptions,
@@ -61,11 +79,23 @@ export {
 } from './post-retrieval/top-k-document-post-processor.js';
 export {
   ChatClientDocumentReranker,
-  DEFAULT_RERANK_TEMPLATE,
   type ChatClientDocumentRerankerOptions,
 } from './post-retrieval/chat-client-document-reranker.js';
+export type { Augmentation, QueryAugmenter } from './augmentation/query-augmenter.js';
 export {
   ContextualQueryAugmenter,
-  DEFAULT_CONTEXTUAL_TEMPLATE,
   type ContextualQueryAugmenterOptions,
 } from './augmentation/contextual-query-augmenter.js';
+
+// Long-term chat memory by similarity (lib/memory/vector/)
+export {
+  VectorStoreChatMemoryAdvisor,
+  type VectorStoreChatMemoryAdvisorOptions,
+} from '../memory/vector/vector-store-chat-memory-advisor.js';
+
+// Errors
+export { EmbeddingError } from '../errors/embedding-error.js';
+export { EmptyQuestionError } from '../errors/empty-question-error.js';
+export { FilterExpressionError } from '../errors/filter-expression-error.js';
+export { VectorDimensionError } from '../errors/vector-dimension-error.js';
+export { VectorStoreError, type VectorStoreOperation } from '../errors/vector-store-error.js';

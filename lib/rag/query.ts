@@ -7,7 +7,7 @@ import type { Message } from '../core/message.js';
  *
  * @example
  * ```ts
- * import type { Query } from 'rx-advisors';
+ * import type { Query } from 'rx-advisors/rag';
  * const query: Query = { text: 'How long do refunds take?', history: [], context: new Map() };
  * const shorter: Query = { ...query, text: 'refund duration' };
  * ```

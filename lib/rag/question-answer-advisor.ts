@@ -25,7 +25,7 @@ import { EMIT_SOURCES_RULE, sourceChunks, type EmitSources } from './source-chun
  *
  * @example
  * ```ts
- * import type { Retrieval } from 'rx-advisors';
+ * import type { Retrieval } from 'rx-advisors/rag';
  * const onRetrieved = (r: Retrieval) => console.log(r.question, r.documents.map((d) => d.id));
  * ```
  */
@@ -42,7 +42,7 @@ export interface Retrieval {
  * Options of {@link QuestionAnswerAdvisor}.
  * @example
  * ```ts partial
- * import { QuestionAnswerAdvisor, type QuestionAnswerAdvisorOptions } from 'rx-advisors';
+ * import { QuestionAnswerAdvisor, type QuestionAnswerAdvisorOptions } from 'rx-advisors/rag';
  * const options: QuestionAnswerAdvisorOptions = { vectorStore: store, searchRequest: { topK: 3 } };
  * new QuestionAnswerAdvisor(options);
  * ```
@@ -141,7 +141,8 @@ const QA_RULES: OptionRules<QuestionAnswerAdvisorOptions> = {
  *
  * @example
  * ```ts partial
- * import { ChatClient, InMemoryVectorStore, QuestionAnswerAdvisor } from 'rx-advisors';
+ * import { ChatClient } from 'rx-advisors';
+ * import { InMemoryVectorStore, QuestionAnswerAdvisor } from 'rx-advisors/rag';
  *
  * const client = ChatClient.builder(model)
  *   .defaultAdvisors(new QuestionAnswerAdvisor({ vectorStore: store, searchRequest: { topK: 3 } }))

@@ -8,7 +8,7 @@ import type { Retrieval } from './question-answer-advisor.js';
  *
  * @example
  * ```ts
- * import type { RagRetrieval } from 'rx-advisors';
+ * import type { RagRetrieval } from 'rx-advisors/rag';
  * const onRetrieved = (r: RagRetrieval) => console.log(r.queries, r.documents.map((d) => d.id));
  * ```
  */

@@ -10,7 +10,8 @@ import type { Usage } from '../core/usage.js';
  * @example
  * ```ts
  * import { map, type Observable } from 'rxjs';
- * import type { QueryTransformer, Usage } from 'rx-advisors';
+ * import type { Usage } from 'rx-advisors';
+ * import type { QueryTransformer } from 'rx-advisors/rag';
  *
  * declare function summarize(text: string): Observable<{ text: string; usage: Usage }>;
  * const expensive: QueryTransformer = {

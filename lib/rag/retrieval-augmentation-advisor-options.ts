@@ -14,7 +14,7 @@ import { EMIT_SOURCES_RULE, type EmitSources } from './source-chunks.js';
  * Options of `RetrievalAugmentationAdvisor`.
  * @example
  * ```ts partial
- * import { ReciprocalRankFusionDocumentJoiner, type RetrievalAugmentationAdvisorOptions } from 'rx-advisors';
+ * import { ReciprocalRankFusionDocumentJoiner, type RetrievalAugmentationAdvisorOptions } from 'rx-advisors/rag';
  * const options: RetrievalAugmentationAdvisorOptions = {
  *   documentRetrievers: [handbook, faq],
  *   documentJoiner: new ReciprocalRankFusionDocumentJoiner(),

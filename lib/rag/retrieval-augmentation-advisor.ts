@@ -63,13 +63,8 @@ export type { RagRetrieval } from './rag-retrieval.js';
  *
  * @example
  * ```ts partial
- * import {
- *   ChatClient,
- *   CompressionQueryTransformer,
- *   MultiQueryExpander,
- *   RetrievalAugmentationAdvisor,
- *   VectorStoreDocumentRetriever,
- * } from 'rx-advisors';
+ * import { ChatClient } from 'rx-advisors';
+ * import { CompressionQueryTransformer, MultiQueryExpander, RetrievalAugmentationAdvisor, VectorStoreDocumentRetriever } from 'rx-advisors/rag';
  *
  * const helper = ChatClient.create(smallModel);
  * const client = ChatClient.builder(model)

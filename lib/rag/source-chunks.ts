@@ -11,7 +11,7 @@ import { documentSource } from './document-source.js';
  * document itself (`undefined` leaves a document out).
  * @example
  * ```ts
- * import type { EmitSources } from 'rx-advisors';
+ * import type { EmitSources } from 'rx-advisors/rag';
  * const onlyWebPages: EmitSources = (document) =>
  *   typeof document.metadata['url'] === 'string'
  *     ? { sourceType: 'url', id: document.id, url: document.metadata['url'] }

@@ -3,7 +3,11 @@ import type { ToolCall } from '../core/message.js';
 import { UsageAccumulator } from '../core/usage-accumulator.js';
 import type { SseEncoder, SseStreamEncoder } from '../sse/encoder/sse-encoder.js';
 import type { SseErrorPolicy } from '../sse/encoder/sse-error-policy.js';
-import { eventLineWriter, frameWithoutId, type EventLineWriter } from '../sse/encoder/sse-frame-writer.js';
+import {
+  eventLineWriter,
+  frameWithoutId,
+  type EventLineWriter,
+} from '../sse/encoder/sse-frame-writer.js';
 import { dataPart, retryPart, sourcePart } from './ui-data-parts.js';
 import { toolInputPart, toolOutputPart } from './ui-tool-parts.js';
 

@@ -3,7 +3,7 @@
  *
  * @example
  * ```ts
- * import type { MetadataValue } from 'rx-advisors';
+ * import type { MetadataValue } from 'rx-advisors/rag';
  * const year: MetadataValue = 2024;
  * ```
  */
@@ -15,7 +15,7 @@ export type MetadataValue = string | number | boolean | null;
  *
  * @example
  * ```ts
- * import type { Document } from 'rx-advisors';
+ * import type { Document } from 'rx-advisors/rag';
  * const doc: Document = { id: 'faq-1', text: 'Refunds take 5 days.', metadata: { topic: 'billing' } };
  * ```
  */
@@ -31,7 +31,7 @@ export interface Document {
  *
  * @example
  * ```ts
- * import type { ScoredDocument } from 'rx-advisors';
+ * import type { ScoredDocument } from 'rx-advisors/rag';
  * const hit: ScoredDocument = { id: 'faq-1', text: 'Refunds take 5 days.', metadata: {}, score: 0.83 };
  * ```
  */

@@ -11,7 +11,7 @@ import type { EmbeddingModel, EmbeddingResponse } from './embedding-model.js';
  *
  * @example
  * ```ts partial
- * import { embedChecked } from 'rx-advisors';
+ * import { embedChecked } from 'rx-advisors/rag';
  * embedChecked(model, ['tea'], 1536).subscribe(({ embeddings }) => console.log(embeddings[0]?.length));
  * ```
  * @param model The embedding model.

@@ -7,7 +7,7 @@ import type { Usage } from '../core/usage.js';
  *
  * @example
  * ```ts
- * import type { EmbeddingResponse } from 'rx-advisors';
+ * import type { EmbeddingResponse } from 'rx-advisors/rag';
  * const response: EmbeddingResponse = {
  *   embeddings: [[0.1, 0.2]],
  *   usage: { inputTokens: 3, outputTokens: undefined, totalTokens: 3 },
@@ -29,7 +29,7 @@ export interface EmbeddingResponse {
  * @example
  * ```ts
  * import { map, of } from 'rxjs';
- * import type { EmbeddingModel } from 'rx-advisors';
+ * import type { EmbeddingModel } from 'rx-advisors/rag';
  *
  * const lengths: EmbeddingModel = {
  *   provider: 'toy',

@@ -6,7 +6,7 @@ import type { MetadataValue } from './document.js';
  *
  * @example
  * ```ts
- * import type { FilterExpression } from 'rx-advisors';
+ * import type { FilterExpression } from 'rx-advisors/rag';
  * const recentDrama: FilterExpression = {
  *   type: 'and',
  *   left: { type: 'compare', key: 'genre', operator: '==', value: 'drama' },
@@ -38,7 +38,7 @@ export type FilterExpression =
  *
  * @example
  * ```ts
- * import type { FilterOperator } from 'rx-advisors';
+ * import type { FilterOperator } from 'rx-advisors/rag';
  * const op: FilterOperator = '>=';
  * ```
  */

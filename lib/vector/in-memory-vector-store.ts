@@ -18,7 +18,7 @@ import type { SearchRequest, SearchResult, VectorStore } from './vector-store.js
  * Options of {@link InMemoryVectorStore}.
  * @example
  * ```ts partial
- * import { InMemoryVectorStore, type InMemoryVectorStoreOptions } from 'rx-advisors';
+ * import { InMemoryVectorStore, type InMemoryVectorStoreOptions } from 'rx-advisors/rag';
  * const options: InMemoryVectorStoreOptions = { embeddingModel: model, maxTopK: 50 };
  * new InMemoryVectorStore(options);
  * ```
@@ -71,7 +71,7 @@ interface Entry {
  * @example
  * ```ts partial
  * import { lastValueFrom } from 'rxjs';
- * import { InMemoryVectorStore } from 'rx-advisors';
+ * import { InMemoryVectorStore } from 'rx-advisors/rag';
  *
  * const store = new InMemoryVectorStore({ embeddingModel });
  * await lastValueFrom(store.add([{ id: '1', text: 'Refunds take 5 days.', metadata: { topic: 'billing' } }]));

@@ -8,7 +8,7 @@ import type { FilterExpression } from './filter-expression.js';
  *
  * @example
  * ```ts
- * import { matchesFilter, parseFilterExpression } from 'rx-advisors';
+ * import { matchesFilter, parseFilterExpression } from 'rx-advisors/rag';
  * matchesFilter(parseFilterExpression('year >= 2020'), { year: 2024 }); // true
  * ```
  * @param filter The parsed filter.

@@ -13,7 +13,7 @@ import type { FilterExpression, FilterOperator } from './filter-expression.js';
  *
  * @example
  * ```ts
- * import { parseFilterExpression } from 'rx-advisors';
+ * import { parseFilterExpression } from 'rx-advisors/rag';
  * parseFilterExpression("a == 1", { maxLength: 200, maxDepth: 8 });
  * ```
  */
@@ -201,7 +201,7 @@ const isKeyword = (word: string): boolean => KEYWORDS.has(word.toUpperCase());
  *
  * @example
  * ```ts
- * import { parseFilterExpression } from 'rx-advisors';
+ * import { parseFilterExpression } from 'rx-advisors/rag';
  * const tree = parseFilterExpression("genre == 'drama' && (year >= 2020 || award IN ['oscar'])");
  * ```
  * @param expression The text.

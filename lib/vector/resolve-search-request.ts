@@ -10,7 +10,7 @@ import type { SearchRequest } from './vector-store.js';
  *
  * @example
  * ```ts
- * import { resolveSearchRequest } from 'rx-advisors';
+ * import { resolveSearchRequest } from 'rx-advisors/rag';
  * const { topK, filter } = resolveSearchRequest({ query: 'tea', filter: "kind == 'green'" }, { maxTopK: 100 });
  * ```
  */
@@ -29,7 +29,7 @@ export const DEFAULT_TOP_K = 4;
  *
  * @example
  * ```ts
- * import { resolveSearchRequest } from 'rx-advisors';
+ * import { resolveSearchRequest } from 'rx-advisors/rag';
  * resolveSearchRequest({ query: 'tea' }, { maxTopK: 100 }).topK; // 4
  * ```
  * @param request The request as the caller gave it.

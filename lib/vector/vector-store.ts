@@ -8,7 +8,7 @@ import type { FilterExpression } from './filter-expression.js';
  *
  * @example
  * ```ts
- * import type { SearchRequest } from 'rx-advisors';
+ * import type { SearchRequest } from 'rx-advisors/rag';
  * const request: SearchRequest = { query: 'refunds', topK: 3, similarityThreshold: 0.5, filter: "topic == 'billing'" };
  * ```
  */
@@ -30,7 +30,7 @@ export interface SearchRequest {
  *
  * @example
  * ```ts
- * import type { SearchResult } from 'rx-advisors';
+ * import type { SearchResult } from 'rx-advisors/rag';
  * const none: SearchResult = { documents: [], usage: { inputTokens: 2, outputTokens: undefined, totalTokens: 2 } };
  * ```
  */
@@ -50,7 +50,7 @@ export interface SearchResult {
  * @example
  * ```ts
  * import { lastValueFrom } from 'rxjs';
- * import type { VectorStore } from 'rx-advisors';
+ * import type { VectorStore } from 'rx-advisors/rag';
  *
  * async function top(store: VectorStore) {
  *   const { documents } = await lastValueFrom(store.similaritySearch({ query: 'refunds', topK: 2 }));

@@ -35,7 +35,7 @@ import { memoryDocuments, type MemoryTurn } from './memory-documents.js';
  * Options of {@link VectorStoreChatMemoryAdvisor}.
  * @example
  * ```ts partial
- * import type { VectorStoreChatMemoryAdvisorOptions } from 'rx-advisors';
+ * import type { VectorStoreChatMemoryAdvisorOptions } from 'rx-advisors/rag';
  * const options: VectorStoreChatMemoryAdvisorOptions = { vectorStore: memoryStore, topK: 5, similarityThreshold: 0.3 };
  * ```
  */
@@ -123,7 +123,8 @@ const VECTOR_MEMORY_RULES: OptionRules<VectorStoreChatMemoryAdvisorOptions> = {
  *
  * @example
  * ```ts partial
- * import { ChatClient, InMemoryVectorStore, VectorStoreChatMemoryAdvisor } from 'rx-advisors';
+ * import { ChatClient } from 'rx-advisors';
+ * import { InMemoryVectorStore, VectorStoreChatMemoryAdvisor } from 'rx-advisors/rag';
  *
  * const memory = new VectorStoreChatMemoryAdvisor({ vectorStore: new InMemoryVectorStore({ embeddingModel }) });
  * const client = ChatClient.builder(model).defaultAdvisors(memory).build();

@@ -104,7 +104,7 @@ const UNLIMITED_BATCH = 512;
  * @example
  * ```ts
  * import { createMistral } from '@ai-sdk/mistral';
- * import { InMemoryVectorStore } from 'rx-advisors';
+ * import { InMemoryVectorStore } from 'rx-advisors/rag';
  * import { AiSdkEmbeddingModel } from 'rx-advisors/ai-sdk';
  *
  * const mistral = createMistral({ apiKey: process.env['MISTRAL_API_KEY'] ?? '' });

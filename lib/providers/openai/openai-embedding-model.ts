@@ -55,7 +55,7 @@ const OPENAI_EMBEDDING_RULES: OptionRules<OpenAiEmbeddingModelOptions> = {
  * @example
  * ```ts
  * import OpenAI from 'openai';
- * import { InMemoryVectorStore } from 'rx-advisors';
+ * import { InMemoryVectorStore } from 'rx-advisors/rag';
  * import { OpenAiEmbeddingModel } from 'rx-advisors/openai';
  *
  * const embeddingModel = new OpenAiEmbeddingModel({ client: new OpenAI() });

@@ -15,7 +15,7 @@ import { DEFAULT_QUESTION_ANSWER_TEMPLATE } from '../question-answer-advisor.js'
  * Options of {@link ContextualQueryAugmenter}.
  * @example
  * ```ts
- * import { ContextualQueryAugmenter, type ContextualQueryAugmenterOptions } from 'rx-advisors';
+ * import { ContextualQueryAugmenter, type ContextualQueryAugmenterOptions } from 'rx-advisors/rag';
  * const options: ContextualQueryAugmenterOptions = {
  *   promptTemplate: 'Answer from these notes only:\n{context}\n\nQuestion: {query}',
  *   onNoDocuments: 'refuse',
@@ -75,7 +75,7 @@ const AUGMENTER_RULES: OptionRules<ContextualQueryAugmenterOptions> = {
  *
  * @example
  * ```ts partial
- * import { ContextualQueryAugmenter, RetrievalAugmentationAdvisor } from 'rx-advisors';
+ * import { ContextualQueryAugmenter, RetrievalAugmentationAdvisor } from 'rx-advisors/rag';
  * new RetrievalAugmentationAdvisor({
  *   documentRetrievers: [retriever],
  *   queryAugmenter: new ContextualQueryAugmenter({ onNoDocuments: 'refuse' }),

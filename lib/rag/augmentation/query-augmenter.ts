@@ -9,7 +9,7 @@ import type { RagStageContext } from '../rag-stage-context.js';
  *
  * @example
  * ```ts
- * import type { Augmentation } from 'rx-advisors';
+ * import type { Augmentation } from 'rx-advisors/rag';
  * const ask: Augmentation = { prompt: 'Context: …\nQuestion: How long do refunds take?' };
  * const refuse: Augmentation = { answer: "I don't know." };
  * ```
@@ -23,7 +23,7 @@ export type Augmentation = { readonly prompt: string } | { readonly answer: stri
  * @example
  * ```ts
  * import { of } from 'rxjs';
- * import type { QueryAugmenter } from 'rx-advisors';
+ * import type { QueryAugmenter } from 'rx-advisors/rag';
  *
  * const bullets: QueryAugmenter = {
  *   augment: (query, documents) =>

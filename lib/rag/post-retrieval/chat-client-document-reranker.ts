@@ -19,7 +19,7 @@ import { applyRankedOrder, readRankedOrder } from './ranked-order.js';
  * Options of {@link ChatClientDocumentReranker}.
  * @example
  * ```ts partial
- * import type { ChatClientDocumentRerankerOptions } from 'rx-advisors';
+ * import type { ChatClientDocumentRerankerOptions } from 'rx-advisors/rag';
  * const options: ChatClientDocumentRerankerOptions = { chatClient, maxDocuments: 10, maxDocumentChars: 500 };
  * ```
  */
@@ -100,7 +100,8 @@ const RERANKER_RULES: OptionRules<ChatClientDocumentRerankerOptions> = {
  *
  * @example
  * ```ts partial
- * import { ChatClient, ChatClientDocumentReranker, RetrievalAugmentationAdvisor } from 'rx-advisors';
+ * import { ChatClient } from 'rx-advisors';
+ * import { ChatClientDocumentReranker, RetrievalAugmentationAdvisor } from 'rx-advisors/rag';
  * new RetrievalAugmentationAdvisor({
  *   documentRetrievers: [retriever],
  *   documentPostProcessors: [new ChatClientDocumentReranker({ chatClient: ChatClient.create(smallModel) })],

@@ -14,7 +14,7 @@ import type { RagStageContext } from '../rag-stage-context.js';
  * @example
  * ```ts
  * import { of } from 'rxjs';
- * import type { DocumentPostProcessor } from 'rx-advisors';
+ * import type { DocumentPostProcessor } from 'rx-advisors/rag';
  *
  * const withoutDrafts: DocumentPostProcessor = {
  *   process: (_query, documents) => of(documents.filter((d) => d.metadata['draft'] !== true)),

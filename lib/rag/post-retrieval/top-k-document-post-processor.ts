@@ -13,7 +13,7 @@ import type { Query } from '../query.js';
  * Options of {@link TopKDocumentPostProcessor}.
  * @example
  * ```ts
- * import { TopKDocumentPostProcessor, type TopKDocumentPostProcessorOptions } from 'rx-advisors';
+ * import { TopKDocumentPostProcessor, type TopKDocumentPostProcessorOptions } from 'rx-advisors/rag';
  * const options: TopKDocumentPostProcessorOptions = { topK: 3, similarityThreshold: 0.5 };
  * new TopKDocumentPostProcessor(options);
  * ```
@@ -38,7 +38,7 @@ const TOP_K_RULES: OptionRules<TopKDocumentPostProcessorOptions> = {
  *
  * @example
  * ```ts partial
- * import { ChatClientDocumentReranker, RetrievalAugmentationAdvisor, TopKDocumentPostProcessor } from 'rx-advisors';
+ * import { ChatClientDocumentReranker, RetrievalAugmentationAdvisor, TopKDocumentPostProcessor } from 'rx-advisors/rag';
  * new RetrievalAugmentationAdvisor({
  *   documentRetrievers: [retriever],
  *   documentPostProcessors: [

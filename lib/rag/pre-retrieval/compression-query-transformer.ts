@@ -17,7 +17,7 @@ import type { RagStageContext } from '../rag-stage-context.js';
  * Options of {@link CompressionQueryTransformer}.
  * @example
  * ```ts partial
- * import type { CompressionQueryTransformerOptions } from 'rx-advisors';
+ * import type { CompressionQueryTransformerOptions } from 'rx-advisors/rag';
  * const options: CompressionQueryTransformerOptions = { chatClient, maxHistoryMessages: 6 };
  * ```
  */
@@ -59,7 +59,8 @@ const COMPRESSION_RULES: OptionRules<CompressionQueryTransformerOptions> = {
  *
  * @example
  * ```ts partial
- * import { ChatClient, CompressionQueryTransformer } from 'rx-advisors';
+ * import { ChatClient } from 'rx-advisors';
+ * import { CompressionQueryTransformer } from 'rx-advisors/rag';
  * const standalone = new CompressionQueryTransformer({ chatClient: ChatClient.create(smallModel) });
  * ```
  */

@@ -16,7 +16,7 @@ import type { RagStageContext } from '../rag-stage-context.js';
  * Options of {@link MultiQueryExpander}.
  * @example
  * ```ts partial
- * import type { MultiQueryExpanderOptions } from 'rx-advisors';
+ * import type { MultiQueryExpanderOptions } from 'rx-advisors/rag';
  * const options: MultiQueryExpanderOptions = { chatClient, numberOfQueries: 4, includeOriginal: false };
  * ```
  */
@@ -64,7 +64,8 @@ const MULTI_QUERY_RULES: OptionRules<MultiQueryExpanderOptions> = {
  *
  * @example
  * ```ts partial
- * import { ChatClient, MultiQueryExpander, RetrievalAugmentationAdvisor } from 'rx-advisors';
+ * import { ChatClient } from 'rx-advisors';
+ * import { MultiQueryExpander, RetrievalAugmentationAdvisor } from 'rx-advisors/rag';
  *
  * const rag = new RetrievalAugmentationAdvisor({
  *   queryExpander: new MultiQueryExpander({ chatClient: ChatClient.create(smallModel), numberOfQueries: 3 }),

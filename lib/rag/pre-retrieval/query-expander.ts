@@ -10,7 +10,7 @@ import type { RagStageContext } from '../rag-stage-context.js';
  * @example
  * ```ts
  * import { of } from 'rxjs';
- * import type { QueryExpander } from 'rx-advisors';
+ * import type { QueryExpander } from 'rx-advisors/rag';
  *
  * const withSynonym: QueryExpander = {
  *   expand: (query) => of([query, { ...query, text: query.text.replace('refund', 'reimbursement') }]),

@@ -11,7 +11,7 @@ import type { RagStageContext } from '../rag-stage-context.js';
  * @example
  * ```ts
  * import { of } from 'rxjs';
- * import type { QueryTransformer } from 'rx-advisors';
+ * import type { QueryTransformer } from 'rx-advisors/rag';
  *
  * const trimmed: QueryTransformer = { transform: (query) => of({ ...query, text: query.text.trim() }) };
  * ```

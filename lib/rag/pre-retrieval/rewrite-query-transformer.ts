@@ -16,7 +16,7 @@ import type { RagStageContext } from '../rag-stage-context.js';
  * Options of {@link RewriteQueryTransformer}.
  * @example
  * ```ts partial
- * import type { RewriteQueryTransformerOptions } from 'rx-advisors';
+ * import type { RewriteQueryTransformerOptions } from 'rx-advisors/rag';
  * const options: RewriteQueryTransformerOptions = { chatClient, targetSearchSystem: 'product FAQ search' };
  * ```
  */
@@ -52,7 +52,8 @@ const REWRITE_RULES: OptionRules<RewriteQueryTransformerOptions> = {
  *
  * @example
  * ```ts partial
- * import { ChatClient, RetrievalAugmentationAdvisor, RewriteQueryTransformer, VectorStoreDocumentRetriever } from 'rx-advisors';
+ * import { ChatClient } from 'rx-advisors';
+ * import { RetrievalAugmentationAdvisor, RewriteQueryTransformer, VectorStoreDocumentRetriever } from 'rx-advisors/rag';
  *
  * const rag = new RetrievalAugmentationAdvisor({
  *   queryTransformers: [new RewriteQueryTransformer({ chatClient: ChatClient.create(smallModel) })],

@@ -16,7 +16,7 @@ import type { RagStageContext } from '../rag-stage-context.js';
  * Options of {@link TranslationQueryTransformer}.
  * @example
  * ```ts partial
- * import type { TranslationQueryTransformerOptions } from 'rx-advisors';
+ * import type { TranslationQueryTransformerOptions } from 'rx-advisors/rag';
  * const options: TranslationQueryTransformerOptions = { chatClient, targetLanguage: 'English' };
  * ```
  */
@@ -52,7 +52,8 @@ const TRANSLATION_RULES: OptionRules<TranslationQueryTransformerOptions> = {
  *
  * @example
  * ```ts partial
- * import { ChatClient, TranslationQueryTransformer } from 'rx-advisors';
+ * import { ChatClient } from 'rx-advisors';
+ * import { TranslationQueryTransformer } from 'rx-advisors/rag';
  * const toEnglish = new TranslationQueryTransformer({ chatClient: ChatClient.create(smallModel), targetLanguage: 'English' });
  * ```
  */

@@ -7,7 +7,7 @@ import type { DocumentJoiner, RetrievedDocuments } from './document-joiner.js';
  * Options of {@link ConcatenationDocumentJoiner}.
  * @example
  * ```ts
- * import { ConcatenationDocumentJoiner, type ConcatenationDocumentJoinerOptions } from 'rx-advisors';
+ * import { ConcatenationDocumentJoiner, type ConcatenationDocumentJoinerOptions } from 'rx-advisors/rag';
  * const options: ConcatenationDocumentJoinerOptions = { maxDocuments: 8 };
  * new ConcatenationDocumentJoiner(options);
  * ```
@@ -32,7 +32,7 @@ export const JOINER_RULES = { maxDocuments: Rules.integer(1, 10_000) } as const;
  *
  * @example
  * ```ts partial
- * import { ConcatenationDocumentJoiner, RetrievalAugmentationAdvisor } from 'rx-advisors';
+ * import { ConcatenationDocumentJoiner, RetrievalAugmentationAdvisor } from 'rx-advisors/rag';
  * new RetrievalAugmentationAdvisor({ documentRetrievers: [a, b], documentJoiner: new ConcatenationDocumentJoiner({ maxDocuments: 8 }) });
  * ```
  */

@@ -8,7 +8,7 @@ import type { RagStageContext } from '../rag-stage-context.js';
  *
  * @example
  * ```ts
- * import type { RetrievedDocuments } from 'rx-advisors';
+ * import type { RetrievedDocuments } from 'rx-advisors/rag';
  * const found: RetrievedDocuments = {
  *   query: { text: 'refunds', history: [], context: new Map() },
  *   retriever: 0,
@@ -32,7 +32,7 @@ export interface RetrievedDocuments {
  * @example
  * ```ts
  * import { of } from 'rxjs';
- * import type { DocumentJoiner } from 'rx-advisors';
+ * import type { DocumentJoiner } from 'rx-advisors/rag';
  *
  * const firstListOnly: DocumentJoiner = { join: (results) => of(results[0]?.documents ?? []) };
  * ```

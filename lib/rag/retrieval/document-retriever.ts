@@ -11,7 +11,7 @@ import type { RagStageContext } from '../rag-stage-context.js';
  * @example
  * ```ts
  * import { of } from 'rxjs';
- * import type { DocumentRetriever } from 'rx-advisors';
+ * import type { DocumentRetriever } from 'rx-advisors/rag';
  *
  * const faq: DocumentRetriever = {
  *   retrieve: (query) =>

@@ -8,7 +8,7 @@ import type { DocumentJoiner, RetrievedDocuments } from './document-joiner.js';
  * Options of {@link ReciprocalRankFusionDocumentJoiner}.
  * @example
  * ```ts
- * import { ReciprocalRankFusionDocumentJoiner, type ReciprocalRankFusionDocumentJoinerOptions } from 'rx-advisors';
+ * import { ReciprocalRankFusionDocumentJoiner, type ReciprocalRankFusionDocumentJoinerOptions } from 'rx-advisors/rag';
  * const options: ReciprocalRankFusionDocumentJoinerOptions = { k: 60, maxDocuments: 8 };
  * new ReciprocalRankFusionDocumentJoiner(options);
  * ```
@@ -29,7 +29,7 @@ export interface ReciprocalRankFusionDocumentJoinerOptions {
  *
  * @example
  * ```ts partial
- * import { MultiQueryExpander, ReciprocalRankFusionDocumentJoiner, RetrievalAugmentationAdvisor } from 'rx-advisors';
+ * import { MultiQueryExpander, ReciprocalRankFusionDocumentJoiner, RetrievalAugmentationAdvisor } from 'rx-advisors/rag';
  * new RetrievalAugmentationAdvisor({
  *   queryExpander: new MultiQueryExpander({ chatClient }),
  *   documentRetrievers: [retriever],

@@ -17,7 +17,7 @@ import type { RagStageContext } from '../rag-stage-context.js';
  * Options of {@link VectorStoreDocumentRetriever}.
  * @example
  * ```ts partial
- * import type { VectorStoreDocumentRetrieverOptions } from 'rx-advisors';
+ * import type { VectorStoreDocumentRetrieverOptions } from 'rx-advisors/rag';
  * const options: VectorStoreDocumentRetrieverOptions = {
  *   vectorStore: store,
  *   searchRequest: { topK: 5, similarityThreshold: 0.4, filter: "topic == 'billing'" },
@@ -52,7 +52,7 @@ const RETRIEVER_RULES: OptionRules<VectorStoreDocumentRetrieverOptions> = {
  *
  * @example
  * ```ts partial
- * import { VectorStoreDocumentRetriever } from 'rx-advisors';
+ * import { VectorStoreDocumentRetriever } from 'rx-advisors/rag';
  * const retriever = new VectorStoreDocumentRetriever({ vectorStore: store, searchRequest: { topK: 3 } });
  * ```
  */

@@ -1,7 +1,7 @@
 // Consumer check of `rx-advisors/vector/sqlite` (see root.ts).
 import type Database from 'better-sqlite3';
 import { lastValueFrom } from 'rxjs';
-import type { EmbeddingModel, ScoredDocument } from 'rx-advisors';
+import type { EmbeddingModel, ScoredDocument } from 'rx-advisors/rag';
 import { SqliteVectorStore, type SqliteVectorStoreOptions } from 'rx-advisors/vector/sqlite';
 
 export async function search(
