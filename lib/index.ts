@@ -81,6 +81,17 @@ export {
   type RecursionStep,
   type RecursiveAdvisorOptions,
 } from './advisor-api/recursive-advisor.js';
+// The run's seams: model-call and tool-call interceptors, nested calls
+export { CallInterceptors, type InterceptOptions } from './advisor-api/call-interceptors.js';
+export type { ModelCall, ModelCallInterceptor } from './advisor-api/model-call-interceptor.js';
+export type {
+  ToolCallEvent,
+  ToolCallInterceptor,
+  ToolCallInvocation,
+  ToolCallOutcome,
+  ToolExecuteInvocation,
+} from './advisor-api/tool-call-interceptor.js';
+export { callDepth, parentCallOf } from './advisor-api/parent-call.js';
 
 // Built-in advisors
 export {
