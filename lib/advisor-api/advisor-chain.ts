@@ -4,6 +4,7 @@ import type { ChatModel } from '../core/chat-model.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { Advisor, AdvisorChain } from './advisor.js';
+import { CallInterceptors } from './call-interceptors.js';
 
 /** Options of {@link createAdvisorChain}. */
 export interface CreateAdvisorChainOptions {
@@ -61,8 +62,7 @@ class ChainLink implements AdvisorChain {
   next(request: ChatRequest): Observable<ChatChunk> {
     return defer(() => {
       const advisor = this.advisors[this.index];
-      // A request may name the model that answers it (FallbackAdvisor does, per attempt).
-      if (advisor === undefined) return (request.chatModel ?? this.model).stream(request);
+      if (advisor === undefined) return this.callModel(request);
       return advisor.advise(request, this.following());
     });
   }
@@ -78,6 +78,21 @@ class ChainLink implements AdvisorChain {
     }
     return new ChainLink(this.advisors, position + 1, this.model);
   }
+
+  /**
+   * The model call at the end of the chain, through the call's model-call interceptors
+   * when it has any (one context lookup otherwise). A request may name the model that
+   * answers it (FallbackAdvisor does, per attempt).
+   */
+  private callModel(request: ChatRequest): Observable<ChatChunk> {
+    const model = request.chatModel ?? this.model;
+    const intercept = CallInterceptors.modelCallInterceptor(request.context);
+    if (intercept === undefined) return model.stream(request);
+    return intercept({ request, model }, this.stream);
+  }
+
+  private readonly stream = (request: ChatRequest): Observable<ChatChunk> =>
+    (request.chatModel ?? this.model).stream(request);
 
   private following(): ChainLink {
     // Links are created once per chain and reused by every round of a recursive advisor.

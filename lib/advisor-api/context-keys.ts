@@ -22,8 +22,23 @@ export const ContextKeys = {
   RETRIEVED_DOCUMENTS: 'rx-advisors.rag.retrieved-documents',
   /**
    * A function `(invocation, proceed) => output` that wraps every tool `execute` the tool
-   * loop runs for this call (the tool-execution core's per-call seam, used by
-   * telemetry). An advisor ordered before the loop sets it; the loop reads it every round.
+   * loop runs for this call. An advisor ordered before the loop sets it; the loop reads it
+   * every round, inside the interceptors registered with `CallInterceptors`.
+   * @deprecated Register a `ToolCallInterceptor` with `execute` through
+   * `CallInterceptors.of(request.context).onToolCall(key, { execute })`: it composes with
+   * the others instead of replacing them. This key keeps working for one release.
    */
   TOOL_CALL_INTERCEPTOR: 'rx-advisors.tool-loop.interceptor',
+  /**
+   * The call's `CallInterceptors`: the model-call and tool-call interceptors advisors
+   * registered. Use `CallInterceptors.of(request.context)`.
+   */
+  CALL_INTERCEPTORS: 'rx-advisors.call.interceptors',
+  /**
+   * The `request.context` of the call this call is nested in (a `ChatClient` run as a tool
+   * by another call's tool loop), set by the code that starts the nested call (as an
+   * advisor param). Interceptors registered with `inherit` in the parent apply here too;
+   * read the chain of ancestors with `parentCallOf`.
+   */
+  PARENT_CALL: 'rx-advisors.call.parent',
 } as const;

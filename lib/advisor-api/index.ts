@@ -36,6 +36,18 @@ export {
   type RecursiveAdvisorOptions,
 } from './recursive-advisor.js';
 
+// The run's seams: model-call and tool-call interceptors, nested calls (docs/seams.md)
+export { CallInterceptors, type InterceptOptions } from './call-interceptors.js';
+export type { ModelCall, ModelCallInterceptor } from './model-call-interceptor.js';
+export type {
+  ToolCallEvent,
+  ToolCallInterceptor,
+  ToolCallInvocation,
+  ToolCallOutcome,
+  ToolExecuteInvocation,
+} from './tool-call-interceptor.js';
+export { callDepth, parentCallOf } from './parent-call.js';
+
 // Usage over rounds
 export { UsageAccumulator } from '../core/usage-accumulator.js';
 export { emptyUsage } from '../core/usage.js';

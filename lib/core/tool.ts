@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { ToolDefinition } from './tool-definition.js';
 import type { ToolResultContent } from './tool-result-content.js';
+import type { Usage } from './usage.js';
 
 /**
  * What a running tool receives besides its arguments.
@@ -25,6 +26,17 @@ export interface ToolContext {
   readonly toolCallId: string;
   /** The loop round (model call) that asked for this tool, counting from 1. */
   readonly round: number;
+  /**
+   * The calling request's shared context (`request.context`), read-only: what a tool that
+   * starts a call of its own (a `ChatClient` run as a tool) links that call to, as its
+   * `ContextKeys.PARENT_CALL`. Absent where no call runs the tool (`executeToolCalls`).
+   */
+  readonly callContext?: ReadonlyMap<string, unknown>;
+  /**
+   * Adds model usage the tool spent (a nested agent, a model it asked) to the run's usage:
+   * the tool loop's final `usage` chunk includes it. Absent outside the tool loop.
+   */
+  readonly reportUsage?: (usage: Usage) => void;
 }
 
 /**
@@ -40,6 +52,20 @@ export interface ToolContext {
 export type ToolApprovalPredicate<TArgs> = {
   check(args: TArgs, context: ToolContext): boolean | PromiseLike<boolean>;
 }['check'];
+
+/**
+ * A human decision on one tool call: approve it, or deny it with a reason the model sees
+ * ("denied by the user: <reason>").
+ * @example
+ * ```ts
+ * import type { ToolApprovalDecision } from 'rx-advisors';
+ * const no: ToolApprovalDecision = { approved: false, reason: 'not this user' };
+ * ```
+ */
+export interface ToolApprovalDecision {
+  approved: boolean;
+  reason?: string;
+}
 
 /**
  * What `execute` may return: a value, a Promise or an Observable. An Observable's last
@@ -93,4 +119,10 @@ export interface Tool<TArgs = unknown, TResult = unknown> extends ToolDefinition
    * the validated arguments and the context (sync or async); see `docs/tool-calling.md`.
    */
   readonly needsApproval?: boolean | ToolApprovalPredicate<TArgs> | undefined;
+  /**
+   * Whether running it again with the same arguments is safe (no side effect repeated):
+   * a durable run re-runs an idempotent call whose outcome was not recorded, and never a
+   * call of any other tool without asking. `undefined` means `false`.
+   */
+  readonly idempotent?: boolean | undefined;
 }

@@ -10,7 +10,7 @@ import {
 import { defer, type Observable } from 'rxjs';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { AdvisorParams } from '../advisor-api/advisor-params.js';
-import { ContextKeys } from '../advisor-api/context-keys.js';
+import { CallInterceptors } from '../advisor-api/call-interceptors.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { Usage } from '../core/usage.js';
@@ -113,7 +113,9 @@ export class OpenTelemetryAdvisor implements Advisor {
       } else {
         const last = chain.advisors[chain.advisors.length - 1];
         const end = last === undefined || last === this ? chain : chain.copy(last);
-        request.context.set(ContextKeys.TOOL_CALL_INTERCEPTOR, toolSpanInterceptor(call));
+        CallInterceptors.of(request.context).onToolCall(this, {
+          execute: toolSpanInterceptor(call),
+        });
         downstream$ = new TracedChain(chain.advisors, position + 1, end, call, span.context).next(
           request,
         );

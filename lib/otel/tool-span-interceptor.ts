@@ -2,26 +2,14 @@ import { context as otelContext, SpanKind, type Attributes } from '@opentelemetr
 import { defer, from, isObservable, type Observable } from 'rxjs';
 import { redact } from '../core/redact.js';
 import { isPromiseLike } from '../core/is-promise-like.js';
-import type { ToolCall } from '../core/message.js';
-import type { Tool, ToolContext, ToolOutput } from '../core/tool.js';
+import type { ToolExecuteInvocation } from '../advisor-api/tool-call-interceptor.js';
+import type { ToolOutput } from '../core/tool.js';
 import { toAttributeValue } from './attribute-value.js';
 import type { CallTelemetry } from './call-telemetry.js';
 import { GenAi, RxAttributes } from './gen-ai-conventions.js';
 import { observeStream } from './observe-stream.js';
 import { errorType, TelemetrySpan } from './telemetry-span.js';
 import { REDACTION_DEPTH } from './traced-model-call.js';
-
-/**
- * One tool call about to run, as the tool-execution core hands it to an interceptor
- * (the structural shape of `ToolInvocation` in `lib/tools/tool-execution.ts`).
- * @internal
- */
-export interface TracedToolInvocation {
-  readonly call: ToolCall;
-  readonly tool: Tool;
-  readonly args: unknown;
-  readonly context: ToolContext;
-}
 
 /**
  * An interceptor for the tool-execution core that runs each tool inside an
@@ -33,14 +21,14 @@ export interface TracedToolInvocation {
  * @internal
  * @example
  * ```ts
- * request.context.set(ContextKeys.TOOL_CALL_INTERCEPTOR, toolSpanInterceptor(call));
+ * CallInterceptors.of(request.context).onToolCall(advisor, { execute: toolSpanInterceptor(call) });
  * ```
  * @param call The call's telemetry.
  * @returns The interceptor.
  */
 export function toolSpanInterceptor(
   call: CallTelemetry,
-): (invocation: TracedToolInvocation, proceed: () => ToolOutput<unknown>) => ToolOutput<unknown> {
+): (invocation: ToolExecuteInvocation, proceed: () => ToolOutput<unknown>) => ToolOutput<unknown> {
   return (invocation, proceed) => {
     const { settings } = call;
     const { tool } = invocation;
@@ -95,7 +83,7 @@ export function toolSpanInterceptor(
   };
 }
 
-function toolAttributes(invocation: TracedToolInvocation, call: CallTelemetry): Attributes {
+function toolAttributes(invocation: ToolExecuteInvocation, call: CallTelemetry): Attributes {
   const { tool, context } = invocation;
   const attributes: Attributes = {
     [GenAi.OPERATION_NAME]: GenAi.OPERATION_EXECUTE_TOOL,

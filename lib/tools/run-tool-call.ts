@@ -32,6 +32,17 @@ export function startToolCall(
   call: ToolCall,
   execution: ToolExecution,
 ): ToolMessage | Observable<ToolCallEvent> {
+  const { aroundCall } = execution;
+  // What a call-level interceptor throws is not the tool's failure: it fails the loop.
+  if (aroundCall !== undefined) return aroundCall(call, (next) => runCall(next, execution));
+  return runCall(call, execution);
+}
+
+/** {@link startToolCall} without the call-level interceptors. */
+function runCall(
+  call: ToolCall,
+  execution: ToolExecution,
+): ToolMessage | Observable<ToolCallEvent> {
   try {
     const tool = execution.tools.get(call.name);
     if (tool === undefined) {
@@ -41,21 +52,18 @@ export function startToolCall(
     const args = tool.parseArguments(call.arguments);
     // The AbortController is made only if the tool reads `signal`.
     let controller: AbortController | undefined;
-    const context: ToolContext = {
-      values: execution.values,
-      get signal() {
-        return (controller ??= new AbortController()).signal;
-      },
-      toolCallId: call.id,
-      round: execution.round,
-    };
+    const context: ToolContext = toolContext(
+      call,
+      execution,
+      () => (controller ??= new AbortController()).signal,
+    );
     let output: ToolOutput<unknown>;
     try {
-      const { intercept } = execution;
+      const { aroundExecute } = execution;
       output =
-        intercept === undefined
+        aroundExecute === undefined
           ? tool.execute(args, context)
-          : intercept({ call, tool, args, context }, () => tool.execute(args, context));
+          : aroundExecute({ call, tool, args, context }, () => tool.execute(args, context));
     } catch (error) {
       throw new ToolExecutionError({ toolName: tool.name, toolCallId: call.id, cause: error });
     }
@@ -69,6 +77,37 @@ export function startToolCall(
   } catch (error) {
     return failure(error, call, execution);
   }
+}
+
+/** What `execute` receives; the signal is made on first read. */
+function toolContext(
+  call: ToolCall,
+  execution: ToolExecution,
+  signal: () => AbortSignal,
+): ToolContext {
+  const { callContext, reportUsage, values, round } = execution;
+  const toolCallId = call.id;
+  // The tool loop gives both; `executeToolCalls` neither.
+  if (callContext !== undefined && reportUsage !== undefined) {
+    return {
+      values,
+      get signal() {
+        return signal();
+      },
+      toolCallId,
+      round,
+      callContext,
+      reportUsage,
+    };
+  }
+  return {
+    values,
+    get signal() {
+      return signal();
+    },
+    toolCallId,
+    round,
+  };
 }
 
 /**

@@ -16,23 +16,19 @@ import {
 import type { ChatChunk, ToolApprovalRequestChunk } from '../core/chat-chunk.js';
 import { isPromiseLike } from '../core/is-promise-like.js';
 import type { ToolCall, ToolMessage } from '../core/message.js';
-import type { Tool, ToolContext } from '../core/tool.js';
-import { ToolApprovalError } from '../errors/tool-approval-error.js';
+import type { Tool, ToolApprovalDecision, ToolContext } from '../core/tool.js';
+import type { ToolCallInterceptor } from '../advisor-api/tool-call-interceptor.js';
+import {
+  knownDecisions,
+  requiredByInterceptor,
+  takesPartInApproval,
+  tellDecision,
+} from './approval-interceptors.js';
+import { toDecision } from './approval-decision.js';
 import type { ToolLoopState } from './tool-loop-state.js';
 
-/**
- * A human decision on one tool call: approve it, or deny it with a reason the model sees
- * ("denied by the user: <reason>").
- * @example
- * ```ts
- * import type { ToolApprovalDecision } from 'rx-advisors';
- * const no: ToolApprovalDecision = { approved: false, reason: 'not this user' };
- * ```
- */
-export interface ToolApprovalDecision {
-  approved: boolean;
-  reason?: string;
-}
+export type { ToolApprovalDecision } from '../core/tool.js';
+export { toDecision } from './approval-decision.js';
 
 /**
  * The `approve` option of `ToolCallingAdvisor`: asked once per call that needs approval,
@@ -103,8 +99,10 @@ export function mayNeedApproval(
   calls: readonly ToolCall[],
   tools: ReadonlyMap<string, Tool>,
   requirement: ToolApprovalRequirement | undefined,
+  interceptors: readonly ToolCallInterceptor[] = [],
 ): boolean {
   if (typeof requirement === 'function') return calls.length > 0;
+  if (calls.length > 0 && interceptors.some(takesPartInApproval)) return true;
   for (const call of calls) {
     if (requirement?.includes(call.name) === true) return true;
     if (tools.get(call.name)?.needsApproval !== undefined) return true;
@@ -134,6 +132,10 @@ export interface ApprovalGate {
   readonly decided?: ReadonlyMap<string, ToolApprovalDecision> | undefined;
   /** Results the request has already, by call id: those calls do not run. */
   readonly answered?: ReadonlyMap<string, ToolMessage> | undefined;
+  /** The call's tool-call interceptors (`requiresApproval`, `knownDecision`, `decided`). */
+  readonly interceptors?: readonly ToolCallInterceptor[] | undefined;
+  /** The calling request's context, for the interceptors' invocations. */
+  readonly context?: Map<string, unknown> | undefined;
 }
 
 /**
@@ -153,7 +155,8 @@ export function approveToolCalls(
 ): Observable<ChatChunk | ApprovalOutcome> {
   return defer(() => {
     const controller = new AbortController();
-    const { decided, answered } = gate;
+    const { answered } = gate;
+    const decided = knownDecisions(calls, gate);
     const denials = new Map<string, ToolMessage>(answered);
     let undecided = calls;
     if (decided !== undefined) {
@@ -189,8 +192,9 @@ export function approveToolCalls(
           ...requests.map((request) =>
             decide$(approve, request, gate.state).pipe(
               map((decision) => {
+                const { toolCall } = request;
+                tellDecision(toolCall, decision, gate);
                 if (!decision.approved) {
-                  const { toolCall } = request;
                   denials.set(toolCall.id, denialMessage(toolCall, decision.reason));
                 }
               }),
@@ -214,6 +218,7 @@ export function approveToolCalls(
 function needs(call: ToolCall, gate: ApprovalGate, signal: AbortSignal): Observable<boolean> {
   const tool = gate.tools.get(call.name);
   if (tool === undefined) return of(false);
+  if (requiredByInterceptor(call, gate)) return of(true);
   const { requirement } = gate;
   if (requirement !== undefined) {
     const required =
@@ -255,32 +260,6 @@ function decide$(
       defaultIfEmpty(noDecision),
     );
   });
-}
-
-/**
- * A boolean or a `{ approved, reason? }` as a decision; anything else is a
- * `ToolApprovalError` (`invalid-decision`).
- * @internal
- */
-export function toDecision(value: unknown, approvalId: string): ToolApprovalDecision {
-  if (typeof value === 'boolean') return { approved: value };
-  if (typeof value === 'object' && value !== null) {
-    const { approved, reason } = value as Record<string, unknown>;
-    if (typeof approved === 'boolean' && (reason === undefined || typeof reason === 'string')) {
-      return reason === undefined ? { approved } : { approved, reason };
-    }
-  }
-  throw new ToolApprovalError({
-    code: 'invalid-decision',
-    approvalId,
-    detail: `expected true, false or { approved: boolean, reason?: string }, got ${describe(value)}.`,
-  });
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'object') return 'an object without a boolean "approved"';
-  return typeof value;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ToolCallEvent } from '../advisor-api/tool-call-interceptor.js';
 import type { ToolResultChunk } from '../core/chat-chunk.js';
 import { checkMediaPart, type MediaPart } from '../core/media-part.js';
 import type { ToolCall, ToolMessage } from '../core/message.js';
@@ -7,12 +8,7 @@ import { ToolResultError } from '../errors/tool-result-error.js';
 import { UnsupportedMediaError } from '../errors/unsupported-media-error.js';
 import type { ToolExecution } from './tool-execution.js';
 
-/**
- * What a running tool call emits: with `ToolExecution.emitProgress`, a preliminary
- * `tool-result` chunk per value of an Observable tool, then always the one `ToolMessage`.
- * @internal
- */
-export type ToolCallEvent = ToolMessage | ToolResultChunk;
+export type { ToolCallEvent } from '../advisor-api/tool-call-interceptor.js';
 
 /**
  * Whether an event is the call's result (the message the model sees), not a preliminary.

@@ -94,7 +94,7 @@ export class ToolCallingAdvisor implements Advisor {
    */
   advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
     return defer(() => {
-      const state = new MutableToolLoopState(request.context);
+      const state = new MutableToolLoopState(request.context, this.options.toolCallLimits);
       const first = this.initializeLoop(request, state);
       return new ToolLoopRun(chain, this.options, this.hooks, state).run(first);
     });

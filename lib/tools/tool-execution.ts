@@ -1,6 +1,13 @@
+import { CallInterceptors } from '../advisor-api/call-interceptors.js';
 import { ContextKeys } from '../advisor-api/context-keys.js';
+import type {
+  ToolCallInvocation,
+  ToolCallOutcome,
+  ToolExecuteInvocation,
+} from '../advisor-api/tool-call-interceptor.js';
 import type { ToolCall } from '../core/message.js';
-import type { Tool, ToolContext, ToolOutput } from '../core/tool.js';
+import type { Tool, ToolOutput } from '../core/tool.js';
+import type { Usage } from '../core/usage.js';
 import { Rules, type OptionRule } from '../core/validate-options.js';
 
 /**
@@ -49,31 +56,6 @@ export const TOOL_EXECUTION_RULES = {
 } as const satisfies Record<string, OptionRule>;
 
 /**
- * One tool call about to run, as an interceptor sees it: the call, the tool, the
- * validated arguments and the context `execute` receives.
- * @internal
- */
-export interface ToolInvocation {
-  readonly call: ToolCall;
-  readonly tool: Tool;
-  readonly args: unknown;
-  readonly context: ToolContext;
-}
-
-/**
- * The per-call seam of the tool-execution core: wraps `execute` (after the lookup, the
- * guards and argument validation; before the result conversion, the timeout and the
- * error policy). `proceed()` runs the tool; an interceptor may run it later (an approval),
- * around a span (telemetry), or not at all (return another output, or throw). A plain
- * value keeps the synchronous fast path.
- * @internal
- */
-export type ToolCallInterceptor = (
-  invocation: ToolInvocation,
-  proceed: () => ToolOutput<unknown>,
-) => ToolOutput<unknown>;
-
-/**
  * How the tool calls of one round run: the one configuration of the tool-execution core
  * (`startToolCalls`, `startToolCall`), built by `ToolCallingAdvisor` once per round and by
  * `executeToolCalls` once per call.
@@ -97,8 +79,14 @@ export interface ToolExecution {
   readonly errorContent: (error: unknown, call: ToolCall) => string;
   /** Runs before the arguments are parsed; throws to refuse the call (limits). */
   readonly guard?: ((call: ToolCall, tool: Tool) => void) | undefined;
-  /** Wraps every `execute` (see {@link ToolCallInterceptor}). */
-  readonly intercept?: ToolCallInterceptor | undefined;
+  /** The call-level interceptors, composed (see `composeToolCallInterceptors`). */
+  readonly aroundCall?: AroundCall | undefined;
+  /** The `execute`-level interceptors, composed. */
+  readonly aroundExecute?: AroundExecute | undefined;
+  /** The calling request's context, for `ToolContext.callContext`. */
+  readonly callContext?: ReadonlyMap<string, unknown> | undefined;
+  /** For `ToolContext.reportUsage`. */
+  readonly reportUsage?: ((usage: Usage) => void) | undefined;
   /**
    * Whether an Observable tool's values also go out as preliminary `tool-result` chunks
    * (the tool loop with `emitToolEvents`). Default: no.
@@ -115,11 +103,81 @@ export function describeToolError(error: unknown): string {
   return `The tool failed: ${String(error)}`;
 }
 
+/** One call through the call-level interceptors. @internal */
+export type AroundCall = (
+  call: ToolCall,
+  proceed: (call: ToolCall) => ToolCallOutcome,
+) => ToolCallOutcome;
+
+/** One `execute` through the `execute`-level interceptors. @internal */
+export type AroundExecute = (
+  invocation: ToolExecuteInvocation,
+  proceed: () => ToolOutput<unknown>,
+) => ToolOutput<unknown>;
+
+/** The composed interceptors of one round. @internal */
+export interface RoundInterceptors {
+  readonly aroundCall: AroundCall | undefined;
+  readonly aroundExecute: AroundExecute | undefined;
+}
+
+const NO_INTERCEPTORS: RoundInterceptors = Object.freeze({
+  aroundCall: undefined,
+  aroundExecute: undefined,
+});
+
 /**
- * The call's tool-call interceptor (`ContextKeys.TOOL_CALL_INTERCEPTOR`), if one is set.
+ * The interceptors of one round (`CallInterceptors.toolCallInterceptors`, then the
+ * deprecated `ContextKeys.TOOL_CALL_INTERCEPTOR` function as the innermost `execute`
+ * wrapper), composed once per round: the first is the outermost. A rewrite (`proceed`
+ * with another call) is looked up again among the offered tools.
  * @internal
+ * @example
+ * ```ts
+ * const { aroundCall } = composeToolCallInterceptors(request.context, offered, round, values);
+ * ```
  */
-export function interceptorOf(context: Map<string, unknown>): ToolCallInterceptor | undefined {
-  const intercept = context.get(ContextKeys.TOOL_CALL_INTERCEPTOR);
-  return typeof intercept === 'function' ? (intercept as ToolCallInterceptor) : undefined;
+export function composeToolCallInterceptors(
+  context: Map<string, unknown>,
+  tools: ReadonlyMap<string, Tool>,
+  round: number,
+  values: Readonly<Record<string, unknown>>,
+): RoundInterceptors {
+  const interceptors = CallInterceptors.toolCallInterceptors(context);
+  const legacy = context.get(ContextKeys.TOOL_CALL_INTERCEPTOR);
+  if (interceptors.length === 0 && typeof legacy !== 'function') return NO_INTERCEPTORS;
+  const calls = interceptors.filter((interceptor) => interceptor.intercept !== undefined);
+  const executes: AroundExecute[] = [];
+  for (const interceptor of interceptors) {
+    if (interceptor.execute !== undefined) executes.push(interceptor.execute.bind(interceptor));
+  }
+  if (typeof legacy === 'function') executes.push(legacy as AroundExecute);
+  const invocation = (call: ToolCall): ToolCallInvocation => ({
+    call,
+    tool: tools.get(call.name),
+    round,
+    values,
+    context,
+  });
+  const callStep = (
+    index: number,
+    call: ToolCall,
+    proceed: (c: ToolCall) => ToolCallOutcome,
+  ): ToolCallOutcome =>
+    index === calls.length
+      ? proceed(call)
+      : calls[index].intercept!(invocation(call), (next) => callStep(index + 1, next, proceed));
+  const executeStep = (
+    index: number,
+    target: ToolExecuteInvocation,
+    proceed: () => ToolOutput<unknown>,
+  ): ToolOutput<unknown> =>
+    index === executes.length
+      ? proceed()
+      : executes[index](target, () => executeStep(index + 1, target, proceed));
+  return {
+    aroundCall: calls.length === 0 ? undefined : (call, proceed) => callStep(0, call, proceed),
+    aroundExecute:
+      executes.length === 0 ? undefined : (target, proceed) => executeStep(0, target, proceed),
+  };
 }

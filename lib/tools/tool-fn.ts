@@ -50,6 +50,13 @@ export interface ToolOptions<TArgs, TResult, TParameters> {
    * the validated arguments and the context (sync or async). Default: no approval.
    */
   needsApproval?: boolean | ((args: TArgs, context: ToolContext) => boolean | PromiseLike<boolean>);
+  /**
+   * Whether running it again with the same arguments is safe: it reads, or its effect
+   * happens once whatever the repeats (an upsert keyed by the call). A durable run that
+   * resumes re-runs an idempotent call whose outcome was not recorded; a call of any other
+   * tool is never re-run silently. Default `false`.
+   */
+  idempotent?: boolean;
 }
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -88,6 +95,7 @@ const TOOL_RULES = {
     'a boolean or a function (args, context) => boolean | Promise<boolean>',
     (value) => typeof value === 'boolean' || typeof value === 'function',
   ),
+  idempotent: Rules.boolean,
 } as const satisfies OptionRules<AnyToolOptions>;
 
 /**
@@ -141,6 +149,7 @@ export function tool(options: ToolOptions<unknown, unknown, unknown>): Tool {
     returnDirect,
     timeout,
     ...(needsApproval === undefined || needsApproval === false ? {} : { needsApproval }),
+    ...(options.idempotent === true ? { idempotent: true } : {}),
     parseArguments: (text: string) => parser.parse(text),
     execute,
     convertResult: (result: unknown) => convert(result),

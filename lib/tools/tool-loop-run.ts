@@ -1,13 +1,13 @@
 import { concat, concatMap, defer, from, map, of, type Observable } from 'rxjs';
 import type { AdvisorChain } from '../advisor-api/advisor.js';
+import { CallInterceptors } from '../advisor-api/call-interceptors.js';
 import { noteModelCalls, takeModelCalls } from '../advisor-api/model-calls-of-error.js';
 import { expandRounds } from '../core/expand-rounds.js';
 import { filterThen } from '../core/filter-then.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
-import type { ToolCall, ToolMessage } from '../core/message.js';
+import type { ToolMessage } from '../core/message.js';
 import { ToolLoopTranscript } from '../core/tool-loop-transcript.js';
-import { ToolCallLimitError } from '../errors/tool-call-limit-error.js';
 import { ToolLoopLimitError } from '../errors/tool-loop-limit-error.js';
 import { TooManyToolCallsError } from '../errors/too-many-tool-calls-error.js';
 import { finalChunks, toToolResultChunk } from './loop-chunks.js';
@@ -32,7 +32,7 @@ import {
 import type { ResolvedToolCallingAdvisorOptions } from './tool-calling-advisor-options.js';
 import type { ToolLoopHooks } from './tool-loop-hooks.js';
 import type { ToolRound } from './tool-round.js';
-import { interceptorOf } from './tool-execution.js';
+import { composeToolCallInterceptors } from './tool-execution.js';
 import type { MutableToolLoopState, ToolLoopSummary } from './tool-loop-state.js';
 import { renameRepeatedIds } from './unique-tool-call-ids.js';
 
@@ -149,7 +149,11 @@ export class ToolLoopRun {
     const { calls, offered, request } = round;
     const { state, options } = this;
     const { resumed } = round;
-    if (resumed === undefined && !mayNeedApproval(calls, offered, options.requireApproval)) {
+    const interceptors = CallInterceptors.toolCallInterceptors(state.context);
+    if (
+      resumed === undefined &&
+      !mayNeedApproval(calls, offered, options.requireApproval, interceptors)
+    ) {
       return this.runTools(round);
     }
     const limit = options.maxToolCallsPerRound;
@@ -165,6 +169,8 @@ export class ToolLoopRun {
       state,
       decided: resumed?.decisions,
       answered: resumed?.answered,
+      interceptors,
+      context: state.context,
     };
     return approveToolCalls(calls, gate).pipe(
       concatMap((item): Observable<LoopItem> => {
@@ -199,17 +205,27 @@ export class ToolLoopRun {
         : round.calls.filter((call) => !denials.has(call.id));
     const merge = (run: readonly ToolMessage[]): readonly ToolMessage[] =>
       calls === round.calls ? run : mergeResults(round.calls, run, denials);
+    const values = request.toolContext;
+    const { aroundCall, aroundExecute } = composeToolCallInterceptors(
+      state.context,
+      offered,
+      state.round,
+      values,
+    );
     const { results, finished, rest$ } = startToolCalls(calls, {
       tools: offered,
-      values: request.toolContext,
+      values,
       round: state.round,
       timeout: options.toolTimeout,
       concurrency: options.concurrency,
       maxToolCallsPerRound: options.maxToolCallsPerRound,
       onToolError: options.onToolError,
       errorContent: (error, call) => this.hooks.toolErrorContent(error, call, state),
-      guard: this.countCall,
-      intercept: interceptorOf(state.context),
+      guard: state.countCall,
+      aroundCall,
+      aroundExecute,
+      callContext: state.context,
+      reportUsage: state.reportUsage,
       emitProgress: options.emitToolEvents,
     });
     const { emitToolEvents } = options;
@@ -264,17 +280,6 @@ export class ToolLoopRun {
    */
   private readonly roundFailed = (err: unknown): void => {
     noteModelCalls(err, this.state.modelCalls + takeModelCalls(err));
-  };
-
-  private readonly countCall = (call: ToolCall): void => {
-    const { state } = this;
-    const count = (state.toolCallCounts.get(call.name) ?? 0) + 1;
-    state.toolCallCounts.set(call.name, count);
-    const limits = this.options.toolCallLimits;
-    const limit = Object.hasOwn(limits, call.name) ? limits[call.name] : undefined;
-    if (limit !== undefined && count > limit) {
-      throw new ToolCallLimitError({ toolName: call.name, limit });
-    }
   };
 
   private loopEnd(finishReason: FinishReason): ChatChunk[] {

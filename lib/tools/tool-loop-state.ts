@@ -1,5 +1,6 @@
 import type { FinishReason } from '../core/chat-chunk.js';
-import type { Message } from '../core/message.js';
+import type { Message, ToolCall } from '../core/message.js';
+import { ToolCallLimitError } from '../errors/tool-call-limit-error.js';
 import type { Usage } from '../core/usage.js';
 import { UsageAccumulator } from '../core/usage-accumulator.js';
 import type { Tool } from '../core/tool.js';
@@ -47,7 +48,30 @@ export class MutableToolLoopState implements ToolLoopState {
   private offered: ReadonlyMap<string, Tool> | undefined;
   private offeredFrom: readonly Tool[] | undefined;
 
-  constructor(readonly context: Map<string, unknown>) {}
+  /**
+   * @param context The call's shared context.
+   * @param toolCallLimits Calls allowed per tool name (the loop's `toolCallLimits`).
+   */
+  constructor(
+    readonly context: Map<string, unknown>,
+    private readonly toolCallLimits: Readonly<Record<string, number>> = {},
+  ) {}
+
+  /** Counts a call of a tool; past its limit, a `ToolCallLimitError` (the loop's guard). */
+  readonly countCall = (call: ToolCall): void => {
+    const count = (this.toolCallCounts.get(call.name) ?? 0) + 1;
+    this.toolCallCounts.set(call.name, count);
+    const limits = this.toolCallLimits;
+    const limit = Object.hasOwn(limits, call.name) ? limits[call.name] : undefined;
+    if (limit !== undefined && count > limit) {
+      throw new ToolCallLimitError({ toolName: call.name, limit });
+    }
+  };
+
+  /** Usage a tool spent (a nested agent): part of the loop's total. */
+  readonly reportUsage = (usage: Usage): void => {
+    this.usage.add(usage);
+  };
 
   /**
    * The request's tools by name; rebuilt only when a round offers a different list. Two

@@ -1,13 +1,7 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { lastValueFrom } from 'rxjs';
-import {
-  advisor,
-  ContextKeys,
-  InvalidOptionsError,
-  ProviderError,
-  RetryAdvisor,
-  tool,
-} from '../../lib/index';
+import { advisor, InvalidOptionsError, ProviderError, RetryAdvisor, tool } from '../../lib/index';
+import { CallInterceptors } from '../../lib/advisor-api/index';
 import { OpenTelemetryAdvisor, TelemetryParams } from '../../lib/otel/index';
 import { MockChatModel } from '../../lib/testing/index';
 import { client, getTime, run } from './support/fixtures';
@@ -232,14 +226,14 @@ describe('OpenTelemetryAdvisor spans', () => {
     const probe = advisor({
       name: 'probe',
       before: (request) => {
-        seen.push(request.context.get(ContextKeys.TOOL_CALL_INTERCEPTOR));
+        seen.push(CallInterceptors.toolCallInterceptors(request.context).length);
         return request;
       },
     });
     const model = twoRounds();
     const chat = client(model, [new OpenTelemetryAdvisor(), probe], [getTime]);
     expect(await run(chat)).toEqual({ text: 'It is noon in Paris.' });
-    expect(seen).toEqual([undefined, undefined]);
+    expect(seen).toEqual([0, 0]);
     expect(otel.spans).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { isObservable, lastValueFrom, of, toArray } from 'rxjs';
 import type { ToolCall } from '../../lib/core/message';
-import type { ToolInvocation } from '../../lib/tools/tool-execution';
+import type { ToolExecuteInvocation as ToolInvocation } from '../../lib/advisor-api/tool-call-interceptor';
 import { describeToolError, TOOL_EXECUTION_DEFAULTS } from '../../lib/tools/tool-execution';
 import { startToolCalls } from '../../lib/tools/start-tool-calls';
 import { toolsByName } from '../../lib/tools/unique-tools';
@@ -38,7 +38,7 @@ describe('startToolCalls (the tool-execution core)', () => {
       ]);
       return `[${String(proceed())}]`;
     };
-    const started = startToolCalls([paris], execution({ intercept }));
+    const started = startToolCalls([paris], execution({ aroundExecute: intercept }));
     expect(started.rest$).toBeUndefined();
     expect(started.results[0].content).toBe('[12:00 in Paris]');
     expect(seen).toEqual([['c1', { city: 'Paris' }, 2, { userId: 7 }]]);
@@ -49,7 +49,10 @@ describe('startToolCalls (the tool-execution core)', () => {
       if (invocation.call.id === 'c2') throw new Error('not approved');
       return of(proceed());
     };
-    const started = startToolCalls([paris, { ...paris, id: 'c2' }], execution({ intercept }));
+    const started = startToolCalls(
+      [paris, { ...paris, id: 'c2' }],
+      execution({ aroundExecute: intercept }),
+    );
     expect(isObservable(started.rest$)).toBe(true);
     await lastValueFrom(started.rest$!.pipe(toArray()));
     expect(started.results[0].content).toBe('12:00 in Paris');

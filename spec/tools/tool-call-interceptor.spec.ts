@@ -5,7 +5,7 @@ import { Order } from '../../lib/advisor-api/order';
 import { ChatClient } from '../../lib/client/chat-client';
 import type { ToolOutput } from '../../lib/core/tool';
 import { MockChatModel } from '../../lib/testing/mock-chat-model';
-import type { ToolInvocation } from '../../lib/tools/tool-execution';
+import type { ToolExecuteInvocation as ToolInvocation } from '../../lib/advisor-api/tool-call-interceptor';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import { timeTool } from './support/fixtures';
 
