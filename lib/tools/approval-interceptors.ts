@@ -3,8 +3,24 @@ import type {
   ToolCallInvocation,
 } from '../advisor-api/tool-call-interceptor.js';
 import type { ToolCall } from '../core/message.js';
-import type { ToolApprovalDecision } from '../core/tool.js';
-import type { ApprovalGate } from './tool-approval.js';
+import type { Tool, ToolApprovalDecision } from '../core/tool.js';
+
+/**
+ * What the interceptors' part of the approval step reads of the round (the fields of
+ * `ApprovalGate` it needs).
+ * @internal
+ */
+export interface InterceptedApproval {
+  readonly tools: ReadonlyMap<string, Tool>;
+  readonly values: Readonly<Record<string, unknown>>;
+  readonly round: number;
+  /** Decisions sent with the request, by call id. */
+  readonly decided?: ReadonlyMap<string, ToolApprovalDecision> | undefined;
+  /** The call's tool-call interceptors. */
+  readonly interceptors?: readonly ToolCallInterceptor[] | undefined;
+  /** The calling request's context, for the interceptors' invocations. */
+  readonly context?: Map<string, unknown> | undefined;
+}
 
 /**
  * Whether an interceptor has a say in approvals.
@@ -14,7 +30,7 @@ export const takesPartInApproval = (interceptor: ToolCallInterceptor): boolean =
   interceptor.requiresApproval !== undefined || interceptor.knownDecision !== undefined;
 
 /** One call as the interceptors see it. */
-function invocationOf(call: ToolCall, gate: ApprovalGate): ToolCallInvocation {
+function invocationOf(call: ToolCall, gate: InterceptedApproval): ToolCallInvocation {
   return {
     call,
     tool: gate.tools.get(call.name),
@@ -31,7 +47,7 @@ function invocationOf(call: ToolCall, gate: ApprovalGate): ToolCallInvocation {
  */
 export function knownDecisions(
   calls: readonly ToolCall[],
-  gate: ApprovalGate,
+  gate: InterceptedApproval,
 ): ReadonlyMap<string, ToolApprovalDecision> | undefined {
   const interceptors = gate.interceptors ?? [];
   const { decided } = gate;
@@ -64,7 +80,7 @@ export function knownDecisions(
 export function tellDecision(
   call: ToolCall,
   decision: ToolApprovalDecision,
-  gate: ApprovalGate,
+  gate: InterceptedApproval,
 ): void {
   const interceptors = gate.interceptors;
   if (interceptors === undefined || interceptors.length === 0) return;
@@ -76,7 +92,7 @@ export function tellDecision(
  * Whether an interceptor sends the call through the approval flow.
  * @internal
  */
-export function requiredByInterceptor(call: ToolCall, gate: ApprovalGate): boolean {
+export function requiredByInterceptor(call: ToolCall, gate: InterceptedApproval): boolean {
   const { interceptors } = gate;
   if (interceptors === undefined || interceptors.length === 0) return false;
   const invocation = invocationOf(call, gate);

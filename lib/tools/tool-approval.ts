@@ -20,6 +20,7 @@ import type { Tool, ToolApprovalDecision, ToolContext } from '../core/tool.js';
 import type { ToolCallInterceptor } from '../advisor-api/tool-call-interceptor.js';
 import {
   knownDecisions,
+  type InterceptedApproval,
   requiredByInterceptor,
   takesPartInApproval,
   tellDecision,
@@ -121,10 +122,7 @@ export class ApprovalOutcome {
 }
 
 /** How {@link approveToolCalls} decides. @internal */
-export interface ApprovalGate {
-  readonly tools: ReadonlyMap<string, Tool>;
-  readonly values: Readonly<Record<string, unknown>>;
-  readonly round: number;
+export interface ApprovalGate extends InterceptedApproval {
   readonly requirement: ToolApprovalRequirement | undefined;
   readonly approve: ToolApprover | undefined;
   readonly state: ToolLoopState;
@@ -132,10 +130,6 @@ export interface ApprovalGate {
   readonly decided?: ReadonlyMap<string, ToolApprovalDecision> | undefined;
   /** Results the request has already, by call id: those calls do not run. */
   readonly answered?: ReadonlyMap<string, ToolMessage> | undefined;
-  /** The call's tool-call interceptors (`requiresApproval`, `knownDecision`, `decided`). */
-  readonly interceptors?: readonly ToolCallInterceptor[] | undefined;
-  /** The calling request's context, for the interceptors' invocations. */
-  readonly context?: Map<string, unknown> | undefined;
 }
 
 /**
