@@ -3,12 +3,8 @@ import type { AssistantMessage, Message, ToolCall, ToolMessage } from '../core/m
 import type { Tool } from '../core/tool.js';
 import type { ToolRound } from './tool-round.js';
 import { ToolApprovalError } from '../errors/tool-approval-error.js';
-import {
-  approvalIdOf,
-  denialMessage,
-  toDecision,
-  type ToolApprovalDecision,
-} from './tool-approval.js';
+import { approvalIdOf, denialMessage, type ToolApprovalDecision } from './tool-approval.js';
+import { toDecision } from './approval-decision.js';
 
 /**
  * A request's messages with the approval decisions taken out: what the loop resumes.

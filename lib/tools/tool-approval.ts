@@ -29,7 +29,6 @@ import { toDecision } from './approval-decision.js';
 import type { ToolLoopState } from './tool-loop-state.js';
 
 export type { ToolApprovalDecision } from '../core/tool.js';
-export { toDecision } from './approval-decision.js';
 
 /**
  * The `approve` option of `ToolCallingAdvisor`: asked once per call that needs approval,
