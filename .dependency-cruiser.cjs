@@ -41,6 +41,9 @@ const LAYERS = {
   // A tool source (MCP) beside tools/, and telemetry as an observing advisor.
   mcp: ['tools', 'advisor-api', 'schema', 'core', 'errors'],
   otel: ['advisor-api', 'core', 'errors'],
+  // run/: durable runs (the journal contract, its in-memory store, the durable run advisor);
+  // run/sqlite/, run/redis/, run/postgres/: the shared journal stores, each standing alone.
+  run: ['tools', 'advisor-api', 'schema', 'core', 'errors'],
 };
 
 /**

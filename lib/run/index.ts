@@ -1,0 +1,23 @@
+// rx-advisors/run: durable runs. Explicit re-exports, grouped by role.
+
+// The journal contract and its records
+export type { RunKey } from './run-key.js';
+export type { RunJournal, RunJournalLimits } from './run-journal.js';
+export {
+  RUN_RECORD_TYPES,
+  type ApprovalDecisionRecord,
+  type ModelRoundRecord,
+  type RunEndedRecord,
+  type RunRecord,
+  type RunRecordBase,
+  type RunStartedRecord,
+  type ToolCallStartedRecord,
+  type ToolOutcomeRecord,
+  type ValidationRetryRecord,
+} from './run-record.js';
+
+// Stores
+export { InMemoryRunJournal, type InMemoryRunJournalOptions } from './in-memory-run-journal.js';
+
+// Errors
+export { RunJournalError, type RunJournalErrorReason } from '../errors/run-journal-error.js';
