@@ -1,6 +1,5 @@
 import { SCHEMA_LIMIT_DEFAULTS } from '../schema/schema-limits.js';
-import { dropUnsafeKeys } from '../schema/unsafe-keys.js';
-import { PartialJsonScanner } from './partial-json-scanner.js';
+import { PartialJsonBuilder } from './partial-json-builder.js';
 
 /**
  * Returned by {@link PartialJsonParser.push} when there is nothing new to show.
@@ -8,35 +7,33 @@ import { PartialJsonScanner } from './partial-json-scanner.js';
  */
 export const NO_VALUE: unique symbol = Symbol('rx-advisors.no-value');
 
-/** Values up to this size are re-parsed on every delta that changes them. */
-const ALWAYS_PARSE_UP_TO = 1024;
 /**
- * Past that, a re-parse waits until the value grew by 1/GROWTH_RATIO since the last one.
- * A parse of L characters then comes at most every L/128 characters: about 128 characters
- * parsed per character streamed, whatever the size, the same as the always-parsed first
- * 1 KB costs on average (W6 in docs/performance.md measured ~1.2 µs per 4-character delta
- * from 1 KB to 100 KB).
+ * Characters of text per member a preview copies: a preview waits until the text grew by
+ * `openWidth / CHARS_PER_COPY` since the last one, so copying stays under one member per
+ * 8 characters streamed however wide the open arrays grow (W6, docs/performance.md).
  */
-const GROWTH_RATIO = 128;
+const CHARS_PER_COPY = 8;
 
 /**
- * Turns streamed answer text into partial JSON values. A `PartialJsonScanner` follows the
- * text in linear time and closes the value so far; the native `JSON.parse` parses that.
- * A preview is emitted only when it changed. Each parse reads the whole value, so past
- * 1 KB parses are spaced out (one per 1/128 of growth: a preview lags at most 1/128 of
- * the value behind the stream), which keeps the work per delta constant and the total
- * linear in the answer's length. Previews are as clean as final values: once the scanner has seen
- * a key that may decode to `__proto__` or `constructor` (escaped keys included), every
- * preview is parsed with the reviver that drops them; past `maxDepth`, no preview is shown
- * (the final value fails with "nested too deeply").
+ * Turns streamed answer text into partial JSON values. A `PartialJsonBuilder` follows the
+ * text once and decodes each member when it is complete, so a preview costs what changed
+ * (a copy of the objects and arrays still open), not a parse of everything before it: the
+ * work per delta stays flat whatever the answer's size. A preview is shown on a delta that
+ * changes what it shows (nothing while a key, number or literal is still arriving), as
+ * soon as the text grew by 1/8 of a character per member to copy since the last one: on
+ * every change while the open arrays are narrow, a few deltas apart when they hold
+ * hundreds of members. Previews are as clean as final values: keys that could reach a prototype are
+ * dropped, escaped or not; past `maxDepth`, no preview is shown (the final value fails
+ * with "nested too deeply"). Complete members are shared between previews: read-only.
  * @internal
  */
 export class PartialJsonParser {
   private readonly maxDepth: number;
   private text = '';
-  private scanner = new PartialJsonScanner();
-  private parsedLength = 0;
-  private lastCompleted = '';
+  private builder = new PartialJsonBuilder();
+  /** A change not shown yet, and the characters fed since the last preview. */
+  private pending = false;
+  private fedSincePreview = 0;
 
   /** @param maxDepth The deepest nesting previews are shown for; default 64. */
   constructor(maxDepth: number = SCHEMA_LIMIT_DEFAULTS.maxDepth) {
@@ -51,9 +48,9 @@ export class PartialJsonParser {
   /** Forgets everything (a new attempt starts). */
   reset(): void {
     this.text = '';
-    this.scanner = new PartialJsonScanner();
-    this.parsedLength = 0;
-    this.lastCompleted = '';
+    this.builder = new PartialJsonBuilder();
+    this.pending = false;
+    this.fedSincePreview = 0;
   }
 
   /**
@@ -62,49 +59,18 @@ export class PartialJsonParser {
    * @returns The partial value when there is a new one, else {@link NO_VALUE}.
    */
   push(delta: string): unknown {
-    const scanner = this.scanner;
-    if (scanner.done) {
-      this.text += delta;
-      return NO_VALUE;
-    }
     this.text += delta;
-    scanner.feed(delta);
-    if (scanner.start === -1 || scanner.deepest > this.maxDepth) return NO_VALUE;
-    const length = this.text.length - scanner.start;
-    if (
-      !scanner.done &&
-      length > ALWAYS_PARSE_UP_TO &&
-      (length - this.parsedLength) * GROWTH_RATIO < length
-    ) {
+    const builder = this.builder;
+    if (builder.done || builder.broken) return NO_VALUE;
+    if (builder.feed(delta)) this.pending = true;
+    this.fedSincePreview += delta.length;
+    if (!this.pending || builder.broken || builder.deepest > this.maxDepth) return NO_VALUE;
+    if (!builder.done && this.fedSincePreview * CHARS_PER_COPY < builder.openWidth) {
       return NO_VALUE;
     }
-    this.parsedLength = length;
-    const completed = scanner.complete(this.text);
-    if (completed === undefined || completed === this.lastCompleted) return NO_VALUE;
-    const unsafeKeys = scanner.unsafeKeys;
-    let value = parsePreview(completed, unsafeKeys);
-    if (value === NO_VALUE) {
-      // e.g. a string value that ends inside a \u escape: show it without that string.
-      const shorter = scanner.completeWithoutOpenString(this.text);
-      if (shorter === undefined || shorter === this.lastCompleted) return NO_VALUE;
-      value = parsePreview(shorter, unsafeKeys);
-      if (value !== NO_VALUE) this.lastCompleted = shorter;
-      return value;
-    }
-    this.lastCompleted = completed;
-    return value;
-  }
-}
-
-function parsePreview(text: string, unsafeKeys: boolean): unknown {
-  try {
-    // JSON.parse never sets a prototype, but an own `__proto__` key (or a
-    // `constructor.prototype` path) could do harm when a preview is merged into another
-    // object: drop them as the final parse does, whatever escapes the key is written with.
-    return unsafeKeys
-      ? (JSON.parse(text, dropUnsafeKeys) as unknown)
-      : (JSON.parse(text) as unknown);
-  } catch {
-    return NO_VALUE;
+    this.pending = false;
+    this.fedSincePreview = 0;
+    const value = builder.preview();
+    return value === undefined ? NO_VALUE : value;
   }
 }

@@ -110,24 +110,68 @@ describe('PartialJsonParser', () => {
     expect(parser.push('3}')).toEqual({ a: 1, b: 123 });
   });
 
-  it('past 1 KB, shows a preview at least every 1/128 of the value, not on every delta', () => {
+  it('shows a preview whenever the text grew by 1/8 character per member to copy, sharing the members already complete', () => {
     const items = Array.from({ length: 2000 }, (_, id) => ({ id, title: `Task ${id}` }));
     const text = JSON.stringify({ items });
     const parser = new PartialJsonParser();
     let previews = 0;
     let shownAt = 0;
     let widestGap = 0;
+    let previous: { items?: unknown[] } | undefined;
+    let shared = 0;
+    let notShared = 0;
     for (let i = 0; i < text.length; i += 4) {
-      if (parser.push(text.slice(i, i + 4)) === NO_VALUE) continue;
+      const preview = parser.push(text.slice(i, i + 4)) as typeof previous | typeof NO_VALUE;
+      if (preview === NO_VALUE) continue;
       previews++;
-      const fed = Math.min(i + 4, text.length);
-      // Up to 1 KB every change shows; past it the gap may grow to 1/128 of what was fed.
-      if (fed > 1024) widestGap = Math.max(widestGap, (fed - shownAt) / fed);
-      shownAt = fed;
+      widestGap = Math.max(widestGap, i + 4 - shownAt);
+      shownAt = Math.min(i + 4, text.length);
+      // a complete item is the same object in the next preview: nothing before it is redone
+      if (previous?.items !== undefined && previous.items.length > 1) {
+        if (previous.items[0] === preview?.items?.[0]) shared++;
+        else notShared++;
+      }
+      previous = preview;
     }
     expect(shownAt).toBe(text.length);
-    expect(widestGap).toBeLessThanOrEqual(1 / 128 + 4 / 1024);
-    expect(previews).toBeLessThan(text.length / 4 / 10);
+    // a preview copies the open array (up to 2,000 items): it waits for 2,000 / 8 characters
+    expect(widestGap).toBeLessThanOrEqual(items.length / 8 + 16);
+    expect(previews).toBeGreaterThan(1000);
+    expect(shared).toBeGreaterThan(previews * 0.9);
+    expect(notShared).toBe(0);
+    expect(previous).toEqual({ items });
+  });
+
+  it('leaves an earlier preview as it was while the value grows', () => {
+    const parser = new PartialJsonParser();
+    const first = parser.push('{"list": [{"a": 1}, {"b": "x');
+    expect(first).toEqual({ list: [{ a: 1 }, { b: 'x' }] });
+    parser.push('yz"}, 3], "more": {"c": [true');
+    expect(first).toEqual({ list: [{ a: 1 }, { b: 'x' }] });
+    expect(parser.push(']}}')).toEqual({ list: [{ a: 1 }, { b: 'xyz' }, 3], more: { c: [true] } });
+  });
+
+  it('decodes escapes split anywhere, surrogate pairs included, and never shows half of one', () => {
+    const expected = { s: 'aé 😀 " \\ \n / end', k1: 'v' };
+    const text = JSON.stringify(expected)
+      .replace('é', '\\u00e9')
+      .replace('😀', '\\ud83d\\ude00')
+      .replace('/', '\\/')
+      .replace('k1', 'k\\u0031');
+    expect(text).toContain('\\ud83d');
+    for (let size = 1; size <= 7; size++) {
+      const parser = new PartialJsonParser();
+      let last: unknown = NO_VALUE;
+      for (let i = 0; i < text.length; i += size) {
+        const preview = parser.push(text.slice(i, i + size));
+        if (preview === NO_VALUE) continue;
+        const s = (preview as { s?: string }).s;
+        // a prefix of the decoded string: an escape shows only once it is whole
+        if (s !== undefined && !expected.s.startsWith(s)) throw new Error(`size ${size}: ${s}`);
+        last = preview;
+      }
+      expect(last).toEqual(expected);
+    }
   });
 
   it('starts over after reset', () => {
