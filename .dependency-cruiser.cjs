@@ -46,6 +46,7 @@ const LAYERS = {
   run: ['tools', 'advisor-api', 'schema', 'core', 'errors'],
   'run/sqlite': ['sqlite', 'run', 'core', 'errors'],
   'run/redis': ['run', 'core', 'errors'],
+  'run/postgres': ['run', 'core', 'errors'],
 };
 
 /**
@@ -61,6 +62,7 @@ const STORES = [
   'sse/redis',
   'run/sqlite',
   'run/redis',
+  'run/postgres',
 ];
 
 const folders = Object.keys(LAYERS);

@@ -6,7 +6,7 @@ import { numbered } from './support/run-records';
 /** The journal's stored texts, to stand in for a broken writer. */
 const storedTexts = (journal: InMemoryRunJournal, key: RunKey): string[] => {
   const runs = (journal as unknown as { runs: Map<string, { texts: string[] }> }).runs;
-  const run = runs.get(`${key.owner}\u0000${key.runId}`);
+  const run = runs.get(JSON.stringify([key.owner, key.runId]));
   if (run === undefined) throw new Error('no such run');
   return run.texts;
 };
@@ -32,6 +32,13 @@ describe('InMemoryRunJournal', () => {
     expect(() => new InMemoryRunJournal({ maxRecords: 0 })).toThrow(InvalidOptionsError);
     expect(() => new InMemoryRunJournal({ ttlMs: 1.5 })).toThrow(/ttlMs/);
     expect(() => new InMemoryRunJournal({ maxRuns: -1 })).toThrow(/maxRuns/);
+  });
+
+  it('keeps owner and run id apart whatever characters they hold (NUL included)', async () => {
+    const journal = new InMemoryRunJournal();
+    await journal.append({ owner: 'a\u0000b', runId: 'c' }, [numbered('a', 0)], 0);
+    expect(await journal.read({ owner: 'a', runId: 'b\u0000c' })).toEqual([]);
+    expect(await journal.read({ owner: 'a\u0000b', runId: 'c' })).toEqual([numbered('a', 0)]);
   });
 
   it('forgets the least recently written run past maxRuns', async () => {

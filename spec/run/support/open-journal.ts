@@ -1,6 +1,8 @@
 // Opens a journal of each shared store the way an application would, for child processes.
 import type { RunJournal } from '../../../lib/run/index';
+import pg from 'pg';
 import { createClient } from 'redis';
+import { PostgresRunJournal } from '../../../lib/run/postgres/index';
 import { RedisRunJournal } from '../../../lib/run/redis/index';
 import { SqliteRunJournal } from '../../../lib/run/sqlite/index';
 
@@ -19,5 +21,9 @@ export async function openJournal(
     const journal = new RedisRunJournal({ client, keyPrefix: namespace });
     return { journal, close: async () => void (await client.quit()) };
   }
-  throw new Error(`no ${store} journal yet`);
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  return {
+    journal: new PostgresRunJournal({ pool, tableName: namespace }),
+    close: () => pool.end(),
+  };
 }
