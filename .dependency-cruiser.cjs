@@ -44,6 +44,9 @@ const LAYERS = {
   // run/: durable runs (the journal contract, its in-memory store, the durable run advisor);
   // run/sqlite/, run/redis/, run/postgres/: the shared journal stores, each standing alone.
   run: ['tools', 'advisor-api', 'schema', 'core', 'errors'],
+  'run/sqlite': ['sqlite', 'run', 'core', 'errors'],
+  'run/redis': ['run', 'core', 'errors'],
+  'run/postgres': ['run', 'core', 'errors'],
 };
 
 /**
@@ -57,6 +60,9 @@ const STORES = [
   'memory/vector',
   'vector/sqlite',
   'sse/redis',
+  'run/sqlite',
+  'run/redis',
+  'run/postgres',
 ];
 
 const folders = Object.keys(LAYERS);

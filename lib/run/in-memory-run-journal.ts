@@ -62,7 +62,7 @@ interface StoredRun {
  */
 export class InMemoryRunJournal implements RunJournal {
   private readonly options: Required<InMemoryRunJournalOptions>;
-  /** By `owner + NUL + runId`, least recently written first (Map order). */
+  /** By `[owner, runId]` as JSON, least recently written first (Map order). */
   private readonly runs = new Map<string, StoredRun>();
 
   /** @param options Limits, the count of runs kept, the clock. */
@@ -121,5 +121,5 @@ export class InMemoryRunJournal implements RunJournal {
   }
 }
 
-/** Owner and run id in one Map key; NUL cannot be confused with a character of either. */
-const mapKey = (key: RunKey): string => `${key.owner}\u0000${key.runId}`;
+/** Owner and run id in one Map key: as JSON, no characters of either can join two keys. */
+const mapKey = (key: RunKey): string => JSON.stringify([key.owner, key.runId]);

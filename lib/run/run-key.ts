@@ -1,8 +1,8 @@
 /**
  * The identity of a run in a journal: its owner (a user or session id: who may resume it)
  * and its id. Runs are kept per owner, as resumable streams are: an owner reading another
- * owner's run id finds nothing (`RunJournalError` `'not-found'`), so a leaked run id is no
- * way into someone else's run.
+ * owner's run id finds nothing (the journal reads `[]`, as for an unknown run), so a leaked
+ * run id is no way into someone else's run.
  *
  * @example
  * ```ts
