@@ -44,6 +44,7 @@ const LAYERS = {
   // run/: durable runs (the journal contract, its in-memory store, the durable run advisor);
   // run/sqlite/, run/redis/, run/postgres/: the shared journal stores, each standing alone.
   run: ['tools', 'advisor-api', 'schema', 'core', 'errors'],
+  'run/sqlite': ['sqlite', 'run', 'core', 'errors'],
 };
 
 /**
@@ -57,6 +58,7 @@ const STORES = [
   'memory/vector',
   'vector/sqlite',
   'sse/redis',
+  'run/sqlite',
 ];
 
 const folders = Object.keys(LAYERS);

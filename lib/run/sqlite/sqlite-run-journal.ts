@@ -1,0 +1,184 @@
+import Database from 'better-sqlite3';
+import { validateOptions, withDefaults } from '../../core/validate-options.js';
+import { errorMessageOf } from '../../errors/error-details.js';
+import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
+import { RunJournalError } from '../../errors/run-journal-error.js';
+import { sqliteFailureReason } from '../../sqlite/sqlite-failure-reason.js';
+import { appendConflict, checkAppendLimits, recordSizes } from '../journal-limits.js';
+import type { RunJournal } from '../run-journal.js';
+import type { RunKey } from '../run-key.js';
+import type { RunRecord } from '../run-record.js';
+import { decodeRunRecord, encodeRunRecord } from '../run-record-codec.js';
+import {
+  SQLITE_RUN_JOURNAL_DEFAULTS,
+  SQLITE_RUN_JOURNAL_RULES,
+  type SqliteRunJournalOptions,
+} from './sqlite-run-journal-options.js';
+import { prepareRunStatements, type SqliteRunStatements } from './sqlite-run-journal-statements.js';
+
+export type { SqliteRunJournalOptions } from './sqlite-run-journal-options.js';
+
+/** Expired runs an append deletes on its way (the rest wait for the next ones or `sweep()`). */
+const SWEEP_ON_APPEND = 8;
+const SWEEP_BATCH = 500;
+
+/**
+ * A {@link RunJournal} in SQLite through better-sqlite3: durable across a crash or a
+ * restart of the process, shared by the processes of one machine. An append is one
+ * immediate transaction (the length check, the limits, the records and the run's row), so
+ * two writers of one run cannot both succeed and a batch is written whole or not at all.
+ * A run expires `ttlMs` after its last append: it reads as `[]` from then on, and its rows
+ * are deleted by later appends (a few expired runs each) and by {@link SqliteRunJournal.sweep}.
+ * Failures (a locked, corrupt or read-only database) reject with a `RunJournalError`
+ * `'store-failure'` that says what to do; SQLite's error is the `cause`.
+ *
+ * @example
+ * ```ts
+ * import { SqliteRunJournal } from 'rx-advisors/run/sqlite';
+ *
+ * const journal = new SqliteRunJournal({ path: 'runs.db', ttlMs: 24 * 60 * 60 * 1000 });
+ * const key = { owner: 'user-1', runId: 'run-1' };
+ * await journal.append(key, [{ type: 'run-started', delivered: 0, messages: [] }], 0);
+ * setInterval(() => void journal.sweep(), 60 * 60 * 1000).unref();
+ * process.on('exit', () => journal.close());
+ * ```
+ */
+export class SqliteRunJournal implements RunJournal {
+  /** The records' table (the runs' table is this name with `_runs`). */
+  readonly tableName: string;
+  private readonly database: Database.Database;
+  private readonly ownsDatabase: boolean;
+  private readonly options: typeof SQLITE_RUN_JOURNAL_DEFAULTS;
+  private statements: SqliteRunStatements | undefined;
+
+  /** @param options The database (or a file path), the table, the limits and the clock. */
+  constructor(options: SqliteRunJournalOptions) {
+    const given = validateOptions(options, SQLITE_RUN_JOURNAL_RULES);
+    if ((given.database === undefined) === (given.path === undefined)) {
+      throw new InvalidOptionsError({
+        option: 'database',
+        value: given.database,
+        expected: 'an open better-sqlite3 Database, or else a path (one of the two)',
+      });
+    }
+    this.options = withDefaults(SQLITE_RUN_JOURNAL_DEFAULTS, given);
+    this.tableName = this.options.tableName;
+    this.ownsDatabase = given.database === undefined;
+    this.database = given.database ?? new Database(given.path ?? '', { timeout: 5000 });
+  }
+
+  /** @inheritDoc */
+  append(key: RunKey, records: readonly RunRecord[], expectedLength: number): Promise<number> {
+    return this.run('append', key.runId, (s) => {
+      const texts = records.map(encodeRunRecord);
+      const sizes = recordSizes(texts);
+      const write = this.database.transaction((): number => {
+        const now = this.options.now();
+        this.sweepSome(s, now, SWEEP_ON_APPEND);
+        const row = this.liveRun(s, key, now);
+        const length = row?.length ?? 0;
+        if (length !== expectedLength) throw appendConflict(key.runId, expectedLength, length);
+        const current = { records: length, bytes: row?.bytes ?? 0 };
+        checkAppendLimits(key.runId, sizes, current, this.options);
+        if (texts.length === 0) return length;
+        texts.forEach((text, i) => s.insert.run(key.owner, key.runId, length + i, text));
+        const bytes = sizes.reduce((sum, size) => sum + size, current.bytes);
+        const expiresAt = now + this.options.ttlMs;
+        s.upsert.run(key.owner, key.runId, length + texts.length, bytes, expiresAt);
+        return length + texts.length;
+      });
+      // IMMEDIATE takes the write lock up front: the check and the write see one state.
+      return write.immediate();
+    });
+  }
+
+  /** @inheritDoc */
+  read(key: RunKey): Promise<readonly RunRecord[]> {
+    return this.run('read', key.runId, (s) => {
+      const texts = this.database.transaction((): string[] => {
+        const row = s.run.get(key.owner, key.runId);
+        if (row === undefined || row.expires_at <= this.options.now()) return [];
+        return s.records.all(key.owner, key.runId);
+      })();
+      return texts.map((text, index) => decodeRunRecord(text, { runId: key.runId, index }));
+    });
+  }
+
+  /** @inheritDoc */
+  delete(key: RunKey): Promise<void> {
+    return this.run('delete', key.runId, (s) => {
+      this.database.transaction(() => this.remove(s, key.owner, key.runId)).immediate();
+    });
+  }
+
+  /**
+   * Deletes every expired run (appends delete a few on their way; call this from a timer
+   * to reclaim the space of runs nobody writes any more).
+   * @returns How many runs were deleted.
+   */
+  sweep(): Promise<number> {
+    return this.run('sweep', '', (s) => {
+      let total = 0;
+      for (;;) {
+        const now = this.options.now();
+        const swept = this.database
+          .transaction(() => this.sweepSome(s, now, SWEEP_BATCH))
+          .immediate();
+        total += swept;
+        if (swept < SWEEP_BATCH) return total;
+      }
+    });
+  }
+
+  /** Closes the database when the journal opened it from a `path` (a given `database` is the application's). */
+  close(): void {
+    if (this.ownsDatabase && this.database.open) this.database.close();
+  }
+
+  /** The run's row, unless it expired (then its rows are deleted). */
+  private liveRun(s: SqliteRunStatements, key: RunKey, now: number) {
+    const row = s.run.get(key.owner, key.runId);
+    if (row === undefined || row.expires_at > now) return row;
+    this.remove(s, key.owner, key.runId);
+    return undefined;
+  }
+
+  private sweepSome(s: SqliteRunStatements, now: number, limit: number): number {
+    const expired = s.expired.all(now, limit);
+    for (const { owner, run_id } of expired) this.remove(s, owner, run_id);
+    return expired.length;
+  }
+
+  private remove(s: SqliteRunStatements, owner: string, runId: string): void {
+    s.removeRecords.run(owner, runId);
+    s.removeRun.run(owner, runId);
+  }
+
+  private run<T>(
+    operation: string,
+    runId: string,
+    work: (s: SqliteRunStatements) => T,
+  ): Promise<T> {
+    try {
+      if (!this.database.open) throw new Error('the database is closed');
+      this.statements ??= prepareRunStatements(this.database, this.tableName);
+      return Promise.resolve(work(this.statements));
+    } catch (error) {
+      return Promise.reject(this.failure(error, operation, runId));
+    }
+  }
+
+  private failure(error: unknown, operation: string, runId: string): RunJournalError {
+    if (RunJournalError.isInstance(error)) return error;
+    const { reason } = sqliteFailureReason(error, this.database.name, {
+      subject: 'the journal',
+      writing: 'write runs',
+    });
+    return new RunJournalError({
+      runId,
+      reason: 'store-failure',
+      message: `The run journal could not ${operation}: ${this.database.open ? reason : errorMessageOf(error)}`,
+      cause: error,
+    });
+  }
+}
