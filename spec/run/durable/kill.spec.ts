@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { buildSync } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,6 +10,8 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '../../..');
 const CHILD = 'spec/run/durable/support/kill-child.ts';
+/** The child, bundled once (esbuild): a fresh process loads one file, not the library's hundreds. */
+let bundle: string;
 /** The run makes 11 appends; 12 kills it after the last one, once the answer is out. */
 const APPENDS = 11;
 
@@ -21,9 +24,9 @@ interface Child {
 /** Runs the child; SIGKILLs it when it says it paused. */
 function runChild(env: Record<string, string>): Promise<Child> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+    const child = spawn(process.execPath, [bundle], {
       cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', ...env },
+      env: { PATH: process.env['PATH'] ?? '', NODE_PATH: join(ROOT, 'node_modules'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -61,6 +64,16 @@ describe('a durable run killed at every append boundary (SQLite, real child proc
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'rx-advisors-kill-'));
+    bundle = join(dir, 'kill-child.cjs');
+    buildSync({
+      entryPoints: [join(ROOT, CHILD)],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      outfile: bundle,
+      external: ['better-sqlite3'],
+      logLevel: 'warning',
+    });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
