@@ -106,7 +106,7 @@ export interface ToolCallStartedRecord extends RunRecordBase {
  *   type: 'tool-outcome',
  *   delivered: 5,
  *   round: 1,
- *   message: { role: 'tool', toolCallId: 'call_1', toolName: 'pay', content: '{"ok":true}' },
+ *   message: { role: 'tool', toolCallId: 'call_1', name: 'pay', content: '{"ok":true}' },
  * };
  * ```
  */
