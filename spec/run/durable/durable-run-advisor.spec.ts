@@ -1,4 +1,4 @@
-import { lastValueFrom, toArray } from 'rxjs';
+import { lastValueFrom, tap, toArray } from 'rxjs';
 import type { ChatChunk } from '../../../lib/core/chat-chunk';
 import { DurableRunError } from '../../../lib/errors/durable-run-error';
 import { RunJournalError } from '../../../lib/errors/run-journal-error';
@@ -133,6 +133,31 @@ describe('DurableRunAdvisor', () => {
         ).length;
         expect(ran.filter((e) => e === `${effect}(Oslo)`)).toHaveLength(1 + asked);
       }
+    },
+  );
+
+  it.each([2, 3, 5, 6, 8, 9, 10, 11])(
+    'stopped at its append %i, gives the resumed subscriber the rest: what it had up to `from`, then the new stream',
+    async (crashAt) => {
+      const journal = new InMemoryRunJournal();
+      const first = tripClient({ journal: new CrashingJournal(journal, crashAt) });
+      const before: ChatChunk[] = [];
+      await lastValueFrom(
+        first.client
+          .prompt(TRIP_QUESTION)
+          .advisorParams({ runId: 'r1', runOwner: owner })
+          .stream()
+          .chunks()
+          .pipe(tap((chunk) => before.push(chunk))),
+      ).catch(() => undefined);
+      const { client } = tripClient({ journal, approve: () => true });
+      const after = await stream(client, { runId: 'r1', runOwner: owner }, null);
+      const announced = runChunk(after);
+      if (announced?.type !== 'data') throw new Error('no run chunk');
+      const { from } = announced.data as { from: number };
+      // Without tool events, only text has units before the final chunks.
+      expect(textOf(before).slice(0, from) + textOf(after)).toBe(TRIP_ANSWER);
+      expect(finishOf(after)).toEqual(['stop']);
     },
   );
 
