@@ -45,6 +45,7 @@ const LAYERS = {
   // run/sqlite/, run/redis/, run/postgres/: the shared journal stores, each standing alone.
   run: ['tools', 'advisor-api', 'schema', 'core', 'errors'],
   'run/sqlite': ['sqlite', 'run', 'core', 'errors'],
+  'run/redis': ['run', 'core', 'errors'],
 };
 
 /**
@@ -59,6 +60,7 @@ const STORES = [
   'vector/sqlite',
   'sse/redis',
   'run/sqlite',
+  'run/redis',
 ];
 
 const folders = Object.keys(LAYERS);
