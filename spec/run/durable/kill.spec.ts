@@ -2,11 +2,13 @@ import { spawn } from 'node:child_process';
 import { buildSync } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { describeWith, redisPlan, type StoreServer } from '../../support/servers/store-servers';
 
 // The proof by killing: a three-round trip run with parallel tools (spec/run/durable/support/
 // trip-run.ts) in a real child process, SIGKILLed at every journal append boundary (before
-// append k, nothing of it written), then resumed by a fresh process from the SQLite file.
+// append k, nothing of it written), then resumed by a fresh process from the shared store:
+// a SQLite file, and a real redis-server (started by the harness, as for the memory stores).
 
 const ROOT = resolve(__dirname, '../../..');
 const CHILD = 'spec/run/durable/support/kill-child.ts';
@@ -58,22 +60,16 @@ const count = (effects: readonly string[], what: string): number =>
 
 jest.setTimeout(60_000);
 
-describe('a durable run killed at every append boundary (SQLite, real child processes)', () => {
+/**
+ * The kill suite on one store: `storeEnv(k)` is what the children need to reach it (a SQLite
+ * file, or a Redis URL and a key prefix of the kill point's own).
+ */
+function killSuite(storeEnv: (k: number) => Record<string, string>): void {
   let dir: string;
   let uninterrupted: Result | undefined;
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'rx-advisors-kill-'));
-    bundle = join(dir, 'kill-child.cjs');
-    buildSync({
-      entryPoints: [join(ROOT, CHILD)],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      outfile: bundle,
-      external: ['better-sqlite3'],
-      logLevel: 'warning',
-    });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -81,8 +77,8 @@ describe('a durable run killed at every append boundary (SQLite, real child proc
   async function killAndResume(k: number) {
     const env = {
       EFFECTS_FILE: join(dir, `effects-${k}.txt`),
-      DB_FILE: join(dir, `runs-${k}.db`),
       KILL_BEFORE: String(k),
+      ...storeEnv(k),
     };
     writeFileSync(env.EFFECTS_FILE, '');
     const killed = await runChild(env);
@@ -153,4 +149,44 @@ describe('a durable run killed at every append boundary (SQLite, real child proc
       expect(result.text).toBe(expected);
     },
   );
+}
+
+beforeAll(() => {
+  bundle = join(mkdtempSync(join(tmpdir(), 'rx-advisors-kill-child-')), 'kill-child.cjs');
+  buildSync({
+    entryPoints: [join(ROOT, CHILD)],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    outfile: bundle,
+    external: ['better-sqlite3', 'redis'],
+    logLevel: 'warning',
+  });
 });
+afterAll(() => rmSync(dirname(bundle), { recursive: true, force: true }));
+
+describe('a durable run killed at every append boundary (SQLite, real child processes)', () => {
+  let files: string;
+  beforeAll(() => {
+    files = mkdtempSync(join(tmpdir(), 'rx-advisors-kill-sqlite-'));
+  });
+  afterAll(() => rmSync(files, { recursive: true, force: true }));
+  killSuite((k) => ({ STORE: 'sqlite', DB_FILE: join(files, `runs-${k}.db`) }));
+});
+
+const redis = redisPlan();
+describeWith(redis)(
+  'a durable run killed at every append boundary (Redis, real child processes)',
+  () => {
+    let server: StoreServer;
+    beforeAll(async () => {
+      server = await redis.start();
+    }, 60_000);
+    afterAll(() => server?.dispose(), 30_000);
+    killSuite((k) => ({
+      STORE: 'redis',
+      REDIS_URL: server.url,
+      KEY_PREFIX: `rx-kill:${process.pid}:${k}:`,
+    }));
+  },
+);
