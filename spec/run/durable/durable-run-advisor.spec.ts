@@ -3,6 +3,7 @@ import type { ChatChunk } from '../../../lib/core/chat-chunk';
 import { DurableRunError } from '../../../lib/errors/durable-run-error';
 import { RunJournalError } from '../../../lib/errors/run-journal-error';
 import { InMemoryRunJournal } from '../../../lib/run/in-memory-run-journal';
+import { deliveryUnits } from '../../../lib/run/durable/delivery';
 import { DurableRunAdvisor } from '../../../lib/run/durable/durable-run-advisor';
 import { InvalidOptionsError } from '../../../lib/errors/invalid-options-error';
 import { CrashingJournal } from './support/crashing-journal';
@@ -158,6 +159,48 @@ describe('DurableRunAdvisor', () => {
       // Without tool events, only text has units before the final chunks.
       expect(textOf(before).slice(0, from) + textOf(after)).toBe(TRIP_ANSWER);
       expect(finishOf(after)).toEqual(['stop']);
+    },
+  );
+
+  it.each([3, 6, 8, 10])(
+    'with tool events on, stopped at its append %i, a resumed subscriber gets exactly the units it lacked',
+    async (crashAt) => {
+      // A stream as units: text by character, a chunk of one unit by its type, no-unit chunks dropped.
+      const unitsOf = (chunks: readonly ChatChunk[]): string[] =>
+        chunks.flatMap((chunk) => {
+          const units = deliveryUnits(chunk);
+          if (chunk.type === 'text-delta') return [...chunk.text];
+          return units === 0 ? [] : [chunk.type];
+        });
+      const whole = await stream(
+        tripClient({ journal: new InMemoryRunJournal(), emitToolEvents: true }).client,
+        { runId: 'r1', runOwner: owner },
+      );
+      const journal = new InMemoryRunJournal();
+      const before: ChatChunk[] = [];
+      const first = tripClient({
+        journal: new CrashingJournal(journal, crashAt),
+        emitToolEvents: true,
+      });
+      await lastValueFrom(
+        first.client
+          .prompt(TRIP_QUESTION)
+          .advisorParams({ runId: 'r1', runOwner: owner })
+          .stream()
+          .chunks()
+          .pipe(tap((chunk) => before.push(chunk))),
+      ).catch(() => undefined);
+      const { client } = tripClient({ journal, approve: () => true, emitToolEvents: true });
+      const after = await stream(client, { runId: 'r1', runOwner: owner }, null);
+      const announced = runChunk(after);
+      if (announced?.type !== 'data') throw new Error('no run chunk');
+      const { from } = announced.data as { from: number };
+      const expected = unitsOf(whole.filter((chunk) => chunk.type !== 'data'));
+      const got = [
+        ...unitsOf(before.filter((chunk) => chunk.type !== 'data')).slice(0, from),
+        ...unitsOf(after.filter((chunk) => chunk.type !== 'data')),
+      ];
+      expect(got).toEqual(expected);
     },
   );
 
