@@ -1,4 +1,4 @@
-import { lastValueFrom, tap, toArray } from 'rxjs';
+import { lastValueFrom, Observable, tap, throwError, toArray } from 'rxjs';
 import type { ChatChunk } from '../../../lib/core/chat-chunk';
 import { DurableRunError } from '../../../lib/errors/durable-run-error';
 import { RunJournalError } from '../../../lib/errors/run-journal-error';
@@ -214,6 +214,79 @@ describe('DurableRunAdvisor', () => {
     expect(runChunk(rest)).toMatchObject({ data: { from: 20 } });
     expect(textOf(rest)).toBe(whole.slice(20));
     expect(finishOf(rest)).toEqual(['stop']);
+  });
+});
+
+describe('DurableRunAdvisor: failures and unsubscription', () => {
+  /** The trip client with a model that fails round 2 the first time it is asked. */
+  function failingOnce(journal: InMemoryRunJournal, ran: SideEffects) {
+    const trip = tripClient({ journal, ran: (e) => ran.push(e) });
+    const stream$ = trip.model.stream.bind(trip.model);
+    let failed = false;
+    trip.model.stream = (request) => {
+      const round = request.messages.filter((m) => m.role === 'assistant').length + 1;
+      if (round === 2 && !failed) {
+        failed = true;
+        return throwError(() => new Error('503 from the provider'));
+      }
+      return stream$(request);
+    };
+    return trip;
+  }
+
+  it('fails the run on a model failure, and a resume retries from the failed round', async () => {
+    const journal = new InMemoryRunJournal();
+    const ran: SideEffects = [];
+    const { client, model } = failingOnce(journal, ran);
+    const error = await stream(client, { runId: 'r1', runOwner: owner }).catch((e: unknown) => e);
+    expect(error).toEqual(new Error('503 from the provider'));
+    const records = await journal.read({ owner, runId: 'r1' });
+    expect(records.map((r) => r.type)).toEqual([
+      'run-started',
+      'model-round',
+      'tool-outcome',
+      'tool-outcome',
+    ]);
+    const all = await stream(client, { runId: 'r1', runOwner: owner, runReplay: 'all' }, null);
+    expect(textOf(all)).toBe(TRIP_ANSWER);
+    // Round 1 once, round 2 failed then made, round 3 once; the searches ran once.
+    expect(model.calls).toBe(3);
+    expect(ran).toEqual(['search(Oslo)', 'search(Bergen)', 'book(Oslo)', 'mail(Oslo)']);
+  });
+
+  it('stops on unsubscription (the model call is aborted) and a resume goes on', async () => {
+    const journal = new InMemoryRunJournal();
+    const ran: SideEffects = [];
+    const { client, model } = tripClient({ journal, ran: (e) => ran.push(e) });
+    let aborted = false;
+    const stream$ = model.stream.bind(model);
+    model.stream = (request) => {
+      const round = request.messages.filter((m) => m.role === 'assistant').length + 1;
+      // Round 2 never answers: the subscriber leaves while it is in flight.
+      return round === 2
+        ? new Observable<ChatChunk>(() => () => {
+            aborted = true;
+          })
+        : stream$(request);
+    };
+    const seen: ChatChunk[] = [];
+    const subscription = client
+      .prompt(TRIP_QUESTION)
+      .advisorParams({ runId: 'r1', runOwner: owner })
+      .stream()
+      .chunks()
+      .subscribe((chunk) => seen.push(chunk));
+    // Round 1 and its tools are recorded once the journal has answered (microtasks).
+    for (let i = 0; i < 50 && (await journal.read({ owner, runId: 'r1' })).length < 4; i++) {
+      await new Promise((done) => setImmediate(done));
+    }
+    subscription.unsubscribe();
+    expect(aborted).toBe(true);
+    const resumed = tripClient({ journal, ran: (e) => ran.push(e) });
+    const rest = await stream(resumed.client, { runId: 'r1', runOwner: owner }, null);
+    expect(textOf(rest)).toBe(TRIP_ANSWER);
+    expect(resumed.model.calls).toBe(2);
+    expect(ran).toEqual(['search(Oslo)', 'search(Bergen)', 'book(Oslo)', 'mail(Oslo)']);
   });
 });
 
