@@ -16,6 +16,7 @@ import { Order } from '../../advisor-api/order.js';
 import { ADVISOR_IDENTITY_RULES } from '../../advisor-api/validate-advisor-identity.js';
 import type { ChatChunk, FinishReason } from '../../core/chat-chunk.js';
 import type { ChatRequest } from '../../core/chat-request.js';
+import type { ToolApprovalDecision } from '../../core/tool.js';
 import { UsageAccumulator } from '../../core/usage-accumulator.js';
 import {
   Rules,
@@ -175,8 +176,8 @@ export class DurableRunAdvisor implements Advisor {
     const { runId } = key;
     const recorded = records.length === 0 ? undefined : new RecordedRun(runId, records);
     let messages = request.messages;
-    let from = 0;
-    const decisions =
+    let resumeAt = 0;
+    const decisions: ReadonlyMap<string, ToolApprovalDecision> =
       recorded === undefined ? new Map() : resumeDecisions(runId, messages, recorded);
     if (recorded === undefined) {
       checkStartable(runId, given, messages);
@@ -185,12 +186,15 @@ export class DurableRunAdvisor implements Advisor {
       const replay = context.get(DurableRunParams.REPLAY) ?? this.options.replay;
       const delivered = context.get(DurableRunParams.DELIVERED);
       if (replay !== 'all') {
-        from = typeof delivered === 'number' && delivered >= 0 ? delivered : recorded.delivered;
+        resumeAt =
+          Number.isInteger(delivered) && (delivered as number) >= 0
+            ? (delivered as number)
+            : recorded.delivered;
       }
     }
     context.set(DurableRunParams.RUN_ID, runId);
     const writer = new RunWriter(this.options.journal, key, records.length);
-    const delivery = new Delivery(from);
+    const delivery = new Delivery(resumeAt);
     const state = new DurableRunState(
       key,
       recorded,
@@ -210,7 +214,7 @@ export class DurableRunAdvisor implements Advisor {
     const announce: ChatChunk = {
       type: 'data',
       name: 'run',
-      data: { runId, resumed: recorded !== undefined, from },
+      data: { runId, resumed: recorded !== undefined, from: resumeAt },
     };
     const body$ = defer(() => chain.next(request.withMessages(messages))).pipe(
       tap((chunk) => {
