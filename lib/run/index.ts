@@ -21,3 +21,9 @@ export { InMemoryRunJournal, type InMemoryRunJournalOptions } from './in-memory-
 
 // Errors
 export { RunJournalError, type RunJournalErrorReason } from '../errors/run-journal-error.js';
+
+// The durable run
+export { DurableRunAdvisor, type DurableRunAdvisorOptions } from './durable/durable-run-advisor.js';
+export { DurableRunParams, type RunReplay } from './durable/durable-run-params.js';
+export type { UncertainToolCallPolicy } from './durable/durable-run-state.js';
+export { DurableRunError, type DurableRunErrorReason } from '../errors/durable-run-error.js';

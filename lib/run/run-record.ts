@@ -63,6 +63,11 @@ export interface ModelRoundRecord extends RunRecordBase {
   readonly usage?: Usage;
   /** Why the model stopped. */
   readonly finishReason?: FinishReason;
+  /** The round's reasoning text (its `reasoning-delta`s), when there was any. */
+  readonly reasoning?: string;
+  /** The provider's response id and model, when it sent them. */
+  readonly responseId?: string;
+  readonly model?: string;
 }
 
 /**

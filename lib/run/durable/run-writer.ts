@@ -1,0 +1,46 @@
+import type { RunJournal } from '../run-journal.js';
+import type { RunKey } from '../run-key.js';
+import type { RunRecord } from '../run-record.js';
+
+/**
+ * Appends one subscription's records to its run, one append at a time and in the order
+ * they were asked for, each with the length the journal must have (so a second instance
+ * writing the same run fails with `RunJournalError` `'conflict'`). After a failed append
+ * every later one fails with the same error: a run never goes on past a lost record.
+ * @internal
+ */
+export class RunWriter {
+  private tail: Promise<void> = Promise.resolve();
+  private failure: { error: unknown } | undefined;
+
+  /**
+   * @param journal The store.
+   * @param key The run.
+   * @param length The run's length as read.
+   */
+  constructor(
+    private readonly journal: RunJournal,
+    private readonly key: RunKey,
+    private length: number,
+  ) {}
+
+  /**
+   * Appends records after those asked for before.
+   * @param records The records.
+   * @returns Settles when they are written (or could not be).
+   */
+  append(...records: RunRecord[]): Promise<void> {
+    const written = this.tail.then(async () => {
+      if (this.failure !== undefined) throw this.failure.error;
+      try {
+        this.length = await this.journal.append(this.key, records, this.length);
+      } catch (error) {
+        this.failure = { error };
+        throw error;
+      }
+    });
+    // The chain goes on whatever happened; each caller sees its own append's fate.
+    this.tail = written.catch(() => undefined);
+    return written;
+  }
+}
