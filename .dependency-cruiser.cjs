@@ -41,6 +41,8 @@ const LAYERS = {
   // A tool source (MCP) beside tools/, and telemetry as an observing advisor.
   mcp: ['tools', 'advisor-api', 'schema', 'core', 'errors'],
   otel: ['advisor-api', 'core', 'errors'],
+  // agents/: a ChatClient as a tool, handoffs (docs/agents.md); above client/.
+  agents: ['client', 'tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
 };
 
 /**
