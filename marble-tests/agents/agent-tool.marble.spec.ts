@@ -188,7 +188,7 @@ describe('agentTool (marble)', () => {
           return NEVER;
         },
       });
-      const childRound = cold('  ------(cf|)', {
+      const childRound = cold<ChatChunk>('  ------(cf|)', {
         c: { type: 'tool-call', id: 'g1', name: 'crawl', arguments: '{}' },
         f: finish('tool-calls'),
       });
