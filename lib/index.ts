@@ -224,6 +224,8 @@ export { agentTool } from './agents/agent-tool.js';
 export type { AgentErrorPolicy, AgentToolOptions } from './agents/agent-tool-options.js';
 export { agentChunkOf, type AgentChunk } from './agents/agent-chunk.js';
 export { agentPathOf } from './agents/agent-frame.js';
+export { HandoffAdvisor, type AgentSpeaker } from './agents/handoff-advisor.js';
+export type { Handoff, HandoffAdvisorOptions } from './agents/handoff-options.js';
 export { AgentCycleError } from './errors/agent-cycle-error.js';
 export { AgentDepthError } from './errors/agent-depth-error.js';
 export { AgentRunError } from './errors/agent-run-error.js';
