@@ -224,6 +224,7 @@ export { agentTool } from './agents/agent-tool.js';
 export type { AgentErrorPolicy, AgentToolOptions } from './agents/agent-tool-options.js';
 export { agentChunkOf, type AgentChunk } from './agents/agent-chunk.js';
 export { agentPathOf } from './agents/agent-frame.js';
+export { agentProgress, type AgentProgress } from './agents/agent-progress.js';
 export { HandoffAdvisor, type AgentSpeaker } from './agents/handoff-advisor.js';
 export type { Handoff, HandoffAdvisorOptions } from './agents/handoff-options.js';
 export { AgentCycleError } from './errors/agent-cycle-error.js';
