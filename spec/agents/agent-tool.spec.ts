@@ -292,6 +292,44 @@ describe('agentTool: a ChatClient as a tool', () => {
     expect(top.model.requests).toHaveLength(1);
   });
 
+  it('reports a prompt or output callback that throws as an error result', async () => {
+    const child = agent([{ text: 'ok' }]);
+    const parent = agent(
+      [
+        {
+          toolCalls: [
+            { name: 'a', arguments: { task: 'x' } },
+            { name: 'b', arguments: { task: 'y' } },
+          ],
+        },
+        { text: 'Done.' },
+      ],
+      [
+        agentTool({
+          client: child.client,
+          name: 'a',
+          description: 'A',
+          prompt: () => {
+            throw new Error('no prompt');
+          },
+        }),
+        agentTool({
+          client: child.client,
+          name: 'b',
+          description: 'B',
+          output: () => {
+            throw new Error('no summary');
+          },
+        }),
+      ],
+    );
+    await chunksOf(parent.client.prompt('Hi').stream().chunks());
+    const results = toolResultsSeen(parent.model, 1);
+    expect(results.map((r) => r.isError)).toEqual([true, true]);
+    expect(results[0].content).toContain('no prompt');
+    expect(results[1].content).toContain('no summary');
+  });
+
   it('starts a fresh child run on re-subscription', async () => {
     const child = agent([{ text: 'one' }, { text: 'two' }]);
     const parent = agent(
