@@ -47,6 +47,8 @@ const LAYERS = {
   'run/sqlite': ['sqlite', 'run', 'core', 'errors'],
   'run/redis': ['run', 'core', 'errors'],
   'run/postgres': ['run', 'core', 'errors'],
+  // agents/: a ChatClient as a tool, handoffs (docs/agents.md); above client/.
+  agents: ['client', 'tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
 };
 
 /**

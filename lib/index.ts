@@ -219,6 +219,18 @@ export {
 } from './errors/chat-memory-error.js';
 export { MissingConversationIdError } from './errors/missing-conversation-id-error.js';
 
+// Agents composed of agents (docs/agents.md)
+export { agentTool } from './agents/agent-tool.js';
+export type { AgentErrorPolicy, AgentToolOptions } from './agents/agent-tool-options.js';
+export { agentChunkOf, type AgentChunk } from './agents/agent-chunk.js';
+export { agentPathOf } from './agents/agent-frame.js';
+export { agentProgress, type AgentProgress } from './agents/agent-progress.js';
+export { HandoffAdvisor, type AgentSpeaker } from './agents/handoff-advisor.js';
+export type { Handoff, HandoffAdvisorOptions } from './agents/handoff-options.js';
+export { AgentCycleError } from './errors/agent-cycle-error.js';
+export { AgentDepthError } from './errors/agent-depth-error.js';
+export { AgentRunError } from './errors/agent-run-error.js';
+
 // Moved to rx-advisors/advisor-api or rx-advisors/rag, or internal: deprecated, kept for
 // one release. One explicit list, each name marked @deprecated with its new home.
 export * from './deprecated-root-exports.js';

@@ -4,6 +4,7 @@ import { checkMediaPart, type MediaPart } from '../core/media-part.js';
 import type { ToolCall, ToolMessage } from '../core/message.js';
 import type { Tool } from '../core/tool.js';
 import type { ToolResultContent } from '../core/tool-result-content.js';
+import { runFailureOf } from '../errors/fails-run.js';
 import { ToolResultError } from '../errors/tool-result-error.js';
 import { UnsupportedMediaError } from '../errors/unsupported-media-error.js';
 import type { ToolExecution } from './tool-execution.js';
@@ -48,11 +49,15 @@ export function preliminaryResult(call: ToolCall, result: ToolResultContent): To
 }
 
 /**
- * The error result the model sees, or the error itself (thrown) under policy `throw`.
+ * The error result the model sees, or the error itself (thrown) under policy `throw`. An
+ * error marked as failing the run (a nested agent's, with its `onError: 'throw'`) is thrown
+ * whatever the policy.
  * @internal
  */
 export function failure(error: unknown, call: ToolCall, execution: ToolExecution): ToolMessage {
   if (execution.onToolError === 'throw') throw error;
+  const fatal = runFailureOf(error);
+  if (fatal !== undefined) throw fatal;
   return {
     role: 'tool',
     toolCallId: call.id,

@@ -1,0 +1,167 @@
+import {
+  catchError,
+  concatWith,
+  defer,
+  from,
+  isObservable,
+  last,
+  map,
+  of,
+  tap,
+  throwError,
+  type Observable,
+} from 'rxjs';
+import { ContextKeys } from '../advisor-api/context-keys.js';
+import { callDepth } from '../advisor-api/parent-call.js';
+import type { ChatChunk } from '../core/chat-chunk.js';
+import type { ChatResponse } from '../core/chat-response.js';
+import { ResponseAssembler } from '../core/response-assembler.js';
+import type { Tool, ToolContext } from '../core/tool.js';
+import { validateOptions, withDefaults } from '../core/validate-options.js';
+import { AgentCycleError } from '../errors/agent-cycle-error.js';
+import { AgentDepthError } from '../errors/agent-depth-error.js';
+import { AgentRunError } from '../errors/agent-run-error.js';
+import { failingRun } from '../errors/fails-run.js';
+import { tool } from '../tools/tool-fn.js';
+import { encodeAgentChunk, isEncodedAgentChunk } from './agent-chunk.js';
+import { AGENT_FRAME_KEY, agentPathOf, isRunningIn, type AgentFrame } from './agent-frame.js';
+import {
+  AGENT_TOOL_DEFAULTS,
+  AGENT_TOOL_RULES,
+  TASK_PARAMETERS,
+  type AgentToolOptions,
+} from './agent-tool-options.js';
+
+/** A value of the agent tool's Observable: a nested chunk (progress) or the answer. */
+class Progress {
+  constructor(
+    private readonly path: readonly string[],
+    private readonly chunk: ChatChunk | undefined,
+    private readonly encoded: string | undefined,
+  ) {}
+
+  /** Encoded only if the parent sends progress on (`emitToolEvents`). */
+  content(): string {
+    return this.encoded ?? encodeAgentChunk(this.path, this.chunk as ChatChunk);
+  }
+}
+
+/**
+ * A `ChatClient` (with its own advisors, tools, memory and model) as a tool another
+ * client's model can call: agents composed of agents. The nested call is linked to the
+ * calling one (`ContextKeys.PARENT_CALL`), so the parent's inherited interceptors
+ * (budgets, telemetry) apply to it; its usage is added to the parent's; its chunks reach
+ * the parent's stream as preliminary tool results (with the parent loop's
+ * `emitToolEvents`), each tagged with the path of agents (read them with `agentChunkOf`);
+ * the parent model sees only its final text, or what `output` makes of the response.
+ * Unsubscribing the parent unsubscribes the nested call: its HTTP request is aborted and
+ * its running tools' signals fire. An agent runs at most `maxDepth` levels deep
+ * (`AgentDepthError`) and never inside itself (`AgentCycleError`); its failures are error
+ * results the parent model reads, or the parent's failure with `onError: 'throw'`.
+ *
+ * ```
+ * child chunks:   --a--b--u--f|          u: usage (reported to the parent); f: finish
+ * tool values:    --A--B--U--F(r|)       A…F: progress (agent path + chunk); r: the answer
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { agentTool, ChatClient, ToolCallingAdvisor } from 'rx-advisors';
+ * import { MockChatModel } from 'rx-advisors/testing';
+ *
+ * const researcher = ChatClient.create(MockChatModel.script([{ text: 'Paris has 2.1M people.' }]));
+ * const research = agentTool({
+ *   client: researcher,
+ *   name: 'research',
+ *   description: 'Researches a question and answers in one paragraph',
+ * });
+ * const planner = ChatClient.builder(
+ *   MockChatModel.script([
+ *     { toolCalls: [{ name: 'research', arguments: { task: 'Population of Paris?' } }] },
+ *     { text: 'About 2.1 million.' },
+ *   ]),
+ * )
+ *   .defaultAdvisors(new ToolCallingAdvisor({ emitToolEvents: true }))
+ *   .defaultTools(research)
+ *   .build();
+ * planner.prompt('How many people live in Paris?').stream().chunks().subscribe(console.log);
+ * ```
+ * @param options The client, the tool's name and description; optionally its parameters,
+ *   how the nested prompt is built, what the parent model sees, the depth limit, the error
+ *   policy and a time limit.
+ * @returns A tool for `defaultTools(...)`, `prompt().tools(...)` or a `ToolRegistry`.
+ */
+export function agentTool<TArgs = { task: string }>(options: AgentToolOptions<TArgs>): Tool<TArgs> {
+  const resolved = withDefaults(
+    AGENT_TOOL_DEFAULTS,
+    validateOptions(options as AgentToolOptions<unknown>, AGENT_TOOL_RULES),
+  );
+  const { client, name, description, maxDepth, onError, timeout, output } = resolved;
+  const prompt =
+    options.prompt ?? ((args: TArgs) => client.prompt((args as { task: string }).task));
+  const fail = (error: Error): Error => (onError === 'throw' ? failingRun(error) : error);
+
+  const execute = (args: TArgs, context: ToolContext): Observable<Progress | string> =>
+    defer(() => {
+      const parent = context.callContext;
+      const path = [...(parent === undefined ? [] : agentPathOf(parent)), name];
+      if (parent !== undefined && isRunningIn(parent, client)) {
+        return throwError(() => fail(new AgentCycleError({ agentName: name, path })));
+      }
+      const depth = parent === undefined ? 1 : callDepth(parent) + 1;
+      if (depth > maxDepth) {
+        return throwError(() =>
+          fail(new AgentDepthError({ agentName: name, path, depth, maxDepth })),
+        );
+      }
+      const frame: AgentFrame = { name, path, identity: client };
+      const params: Record<string, unknown> = { [AGENT_FRAME_KEY]: frame };
+      if (parent !== undefined) params[ContextKeys.PARENT_CALL] = parent;
+      const assembler = new ResponseAssembler();
+      const progress$ = prompt(args, context)
+        .advisorParams(params)
+        .stream()
+        .chunks()
+        .pipe(
+          tap((chunk) => {
+            assembler.add(chunk);
+            if (chunk.type === 'usage') context.reportUsage?.(chunk.usage);
+          }),
+          map((chunk) => toProgress(chunk, path)),
+        );
+      return progress$.pipe(
+        concatWith(defer(() => answerOf(assembler.build(), output))),
+        catchError((cause: unknown) =>
+          throwError(() => fail(new AgentRunError({ agentName: name, path, cause }))),
+        ),
+      );
+    });
+
+  return tool<TArgs, Progress | string>({
+    name,
+    description,
+    parameters: (options.parameters ?? TASK_PARAMETERS) as never,
+    execute,
+    resultConverter: (value) => (value instanceof Progress ? value.content() : value),
+    ...(timeout === undefined ? {} : { timeout }),
+  });
+}
+
+/** A nested chunk as progress: an agent further down is forwarded as it is. */
+function toProgress(chunk: ChatChunk, path: readonly string[]): Progress {
+  if (chunk.type === 'tool-result' && chunk.preliminary === true) {
+    if (isEncodedAgentChunk(chunk.content)) return new Progress(path, undefined, chunk.content);
+  }
+  return new Progress(path, chunk, undefined);
+}
+
+/** What the parent model sees: the text, or the `output` function's answer. */
+function answerOf(
+  response: ChatResponse,
+  output: AgentToolOptions<unknown>['output'],
+): Observable<string> {
+  if (output === undefined) return of(response.text);
+  const answer = output(response);
+  if (typeof answer === 'string') return of(answer);
+  return (isObservable(answer) ? answer : from(answer)).pipe(last());
+}
