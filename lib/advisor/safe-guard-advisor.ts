@@ -10,8 +10,8 @@ import {
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
-import { normalizeForMatching, type MatchNormalization } from './normalize-for-matching.js';
-import { WordMatcher } from './word-matcher.js';
+import { normalizeForMatching, type MatchNormalization } from '../guardrails/normalize-for-matching.js';
+import { WordMatcher } from '../guardrails/word-matcher.js';
 
 /**
  * Which messages of a request {@link SafeGuardAdvisor} checks: the last user message,
