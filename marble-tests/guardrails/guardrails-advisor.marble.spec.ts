@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { ChatRequest, createAdvisorChain, type ChatChunk } from '../../lib/index';
 import {
