@@ -2,6 +2,7 @@ import { Rules, type OptionRules } from '../core/validate-options.js';
 import type { GuardrailTrippedError } from '../errors/guardrail-tripped-error.js';
 import { Order } from '../advisor-api/order.js';
 import type { InputGuardrail, OutputGuardrail, ToolGuardrail } from './guardrail.js';
+import type { PiiRedaction } from './pii/pii-redaction.js';
 
 /**
  * Options of `GuardrailsAdvisor`.
@@ -20,6 +21,11 @@ export interface GuardrailsAdvisorOptions {
   input?: readonly InputGuardrail[];
   /** Checked on the answer text as it streams (sliding window, hold-back). */
   output?: readonly OutputGuardrail[];
+  /**
+   * Redacts the answer as it streams (before the output guardrails see it), e.g.
+   * `piiRedaction()`; to redact tool results too, pass it in `tools` as well.
+   */
+  redact?: PiiRedaction;
   /** Checked on tool calls and results (tool-call interceptor seam). */
   tools?: readonly ToolGuardrail[];
   /**
@@ -104,6 +110,10 @@ export const GUARDRAILS_ADVISOR_RULES: OptionRules<GuardrailsAdvisorOptions> = {
     isHoldBack,
   ),
   tools: Rules.custom('an array of tool guardrails ({ name, … })', isArrayOf('')),
+  redact: Rules.custom(
+    'a PII redaction (piiRedaction())',
+    (value) => typeof (value as Partial<PiiRedaction> | null)?.scanner === 'function',
+  ),
   onTrip: Rules.oneOf('end', 'error'),
   withdraw: Rules.boolean,
   tripChunk: Rules.boolean,

@@ -14,6 +14,7 @@ import {
 } from './guardrails-advisor-options.js';
 import { holdUntilPassed } from './hold-until-passed.js';
 import { inputVerdict } from './input-verdict.js';
+import { redactStream } from './pii/pii-redaction.js';
 import { toolGuardrailInterceptor } from './tool-guardrail-interceptor.js';
 import { trippedChunks } from './tripped-chunks.js';
 
@@ -22,7 +23,8 @@ import { trippedChunks } from './tripped-chunks.js';
  * first model call; nothing of the answer leaves, and no tool runs, until every one has
  * passed; a trip aborts the model request. Output guardrails check the answer on a sliding
  * window with a hold-back, so a phrase split across chunks is caught before its first
- * character leaves. Tool guardrails check a call before it runs and its result before the
+ * character leaves; `redact` (PII redaction) rewrites the answer before they see it, with a
+ * carry-over across chunks. Tool guardrails check a call before it runs and its result before the
  * model sees it, or ask for approval (through the tool-call interceptor seam).
  *
  * A trip ends the stream with a `guardrail-tripped` chunk (withdrawing what the answer said,
@@ -66,7 +68,7 @@ export class GuardrailsAdvisor implements Advisor {
    */
   advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
     return defer(() => {
-      const { input, output, tools, onTrip, onTripped } = this.options;
+      const { input, output, tools, redact, onTrip, onTripped } = this.options;
       const gate =
         input.length === 0
           ? undefined
@@ -86,6 +88,7 @@ export class GuardrailsAdvisor implements Advisor {
       }
       let chunks$ = chain.next(request);
       if (gate !== undefined) chunks$ = chunks$.pipe(holdUntilPassed<ChatChunk>(gate));
+      if (redact !== undefined) chunks$ = chunks$.pipe(redactStream(redact));
       if (output.length > 0) chunks$ = chunks$.pipe(guardOutput(output));
       return chunks$.pipe(
         catchError((error: unknown) => {

@@ -21,3 +21,8 @@ export { GuardrailTrippedError, type GuardrailStage } from '../errors/guardrail-
 
 // Built-in guardrails
 export { wordGuardrail, type MessageScope, type WordGuardrailOptions } from './word-guardrail.js';
+
+// PII redaction
+export { piiRedaction, type PiiRedaction, type PiiRedactionOptions } from './pii/pii-redaction.js';
+export type { PiiDetector, PiiSpan } from './pii/pii-detector.js';
+export { PiiDetectors } from './pii/pii-detectors.js';
