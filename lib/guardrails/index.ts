@@ -26,3 +26,6 @@ export { wordGuardrail, type MessageScope, type WordGuardrailOptions } from './w
 export { piiRedaction, type PiiRedaction, type PiiRedactionOptions } from './pii/pii-redaction.js';
 export type { PiiDetector, PiiSpan } from './pii/pii-detector.js';
 export { PiiDetectors } from './pii/pii-detectors.js';
+
+// A model as the judge
+export { modelJudgeGuardrail, type ModelJudgeGuardrailOptions } from './model-judge-guardrail.js';
