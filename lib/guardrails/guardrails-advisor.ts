@@ -38,7 +38,7 @@ import { trippedChunks } from './tripped-chunks.js';
  *
  * const noSecrets = wordGuardrail({ name: 'no-secrets', words: ['project zebra'] });
  * const client = ChatClient.builder(model)
- *   .defaultAdvisors(new GuardrailsAdvisor({ input: [noSecrets], output: [noSecrets, piiRedaction()] }))
+ *   .defaultAdvisors(new GuardrailsAdvisor({ input: [noSecrets], output: [noSecrets], redact: piiRedaction() }))
  *   .build();
  * ```
  */

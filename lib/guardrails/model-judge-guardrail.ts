@@ -81,9 +81,10 @@ const RULES: OptionRules<ModelJudgeGuardrailOptions> = {
  *
  * @example
  * ```ts
- * import { ChatClient } from 'rx-advisors';
+ * import { ChatClient, type ChatModel } from 'rx-advisors';
  * import { GuardrailsAdvisor, modelJudgeGuardrail } from 'rx-advisors/guardrails';
  *
+ * declare const smallModel: ChatModel;
  * const judge = ChatClient.builder(smallModel).build();
  * new GuardrailsAdvisor({ input: [modelJudgeGuardrail({ client: judge, timeout: 3000 })] });
  * ```
