@@ -82,7 +82,7 @@ describe('a guardrail trip on the AI SDK UI protocol', () => {
     const history = uiMessagesToMessages({
       messages: [
         { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'What is next?' }] },
-        message as Parameters<typeof uiMessagesToMessages>[0]['messages'][number],
+        message,
       ],
     });
     expect(history).toEqual([
