@@ -19,7 +19,17 @@ const LAYERS = {
   // memory/vector/: VectorStoreChatMemoryAdvisor, chat memory kept in a vector store.
   'memory/vector': ['memory', 'vector', 'advisor-api', 'core', 'errors'],
   client: ['tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
-  advisor: ['client', 'tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
+  advisor: [
+    'guardrails',
+    'client',
+    'tools',
+    'output',
+    'memory',
+    'advisor-api',
+    'schema',
+    'core',
+    'errors',
+  ],
   // vector/: documents, embeddings, vector stores; rag/: the retrieval advisors (above
   // client/: the RAG stages that call a model take a ChatClient; vector memory reads the
   // memory advisors' conversation id).
@@ -49,6 +59,9 @@ const LAYERS = {
   'run/postgres': ['run', 'core', 'errors'],
   // agents/: a ChatClient as a tool, handoffs (docs/agents.md); above client/.
   agents: ['client', 'tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
+  // guardrails/: input, output and tool guardrails, PII redaction (docs/guardrails.md); the
+  // model judge takes a ChatClient, so above client/.
+  guardrails: ['client', 'advisor-api', 'core', 'errors'],
 };
 
 /**

@@ -234,3 +234,7 @@ export { AgentRunError } from './errors/agent-run-error.js';
 // Moved to rx-advisors/advisor-api or rx-advisors/rag, or internal: deprecated, kept for
 // one release. One explicit list, each name marked @deprecated with its new home.
 export * from './deprecated-root-exports.js';
+
+// Guardrails: the chunk and the error a trip ends a stream with (the guardrails are in rx-advisors/guardrails)
+export type { GuardrailTrippedChunk } from './core/chat-chunk.js';
+export { GuardrailTrippedError, type GuardrailStage } from './errors/guardrail-tripped-error.js';

@@ -1,4 +1,4 @@
-import { defer, from, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import {
@@ -10,8 +10,8 @@ import {
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
-import { normalizeForMatching, type MatchNormalization } from './normalize-for-matching.js';
-import { WordMatcher } from './word-matcher.js';
+import { GuardrailsAdvisor } from '../guardrails/guardrails-advisor.js';
+import { wordGuardrail, type MessageScope } from '../guardrails/word-guardrail.js';
 
 /**
  * Which messages of a request {@link SafeGuardAdvisor} checks: the last user message,
@@ -24,7 +24,7 @@ import { WordMatcher } from './word-matcher.js';
  * new SafeGuardAdvisor({ sensitiveWords: ['password'], scope });
  * ```
  */
-export type SafeGuardScope = 'last-user' | 'all-user' | 'all-messages';
+export type SafeGuardScope = MessageScope;
 
 /**
  * Options of {@link SafeGuardAdvisor}.
@@ -95,6 +95,10 @@ const SAFE_GUARD_RULES: OptionRules<SafeGuardAdvisorOptions> = {
  * the number of words. Every user message of the request is checked by default (see
  * `scope`); it sits before the memory advisor, so history loaded from memory is not.
  *
+ * Built on the guardrails (docs/guardrails.md): a `GuardrailsAdvisor` with one input
+ * `wordGuardrail`, which decides synchronously, before the model is subscribed; the
+ * refusal is its replacement text, without a `guardrail-tripped` chunk.
+ *
  * @example
  * ```ts
  * import { ChatClient, SafeGuardAdvisor } from 'rx-advisors';
@@ -108,10 +112,7 @@ const SAFE_GUARD_RULES: OptionRules<SafeGuardAdvisorOptions> = {
 export class SafeGuardAdvisor implements Advisor {
   readonly name: string;
   readonly order: number;
-  private readonly scope: SafeGuardScope;
-  private readonly normalization: MatchNormalization;
-  private readonly matcher: WordMatcher | undefined;
-  private readonly refusal: readonly ChatChunk[];
+  private readonly guardrails: GuardrailsAdvisor | undefined;
 
   /**
    * @param options The sensitive words, refusal text, scope, normalization, order and name.
@@ -128,24 +129,25 @@ export class SafeGuardAdvisor implements Advisor {
     const settings = withDefaults(SAFE_GUARD_DEFAULTS, validateOptions(options, SAFE_GUARD_RULES));
     this.name = settings.name;
     this.order = settings.order;
-    this.scope = settings.scope;
-    this.normalization = { stripMarks: settings.stripMarks };
-    const words = settings.sensitiveWords.map((word, index) => {
-      const normalized = normalizeForMatching(word, this.normalization).trim();
-      if (normalized === '') {
-        throw new InvalidOptionsError({
-          option: `sensitiveWords[${index}]`,
-          value: word,
-          expected: 'a word that is not empty once invisible characters and marks are removed',
-        });
-      }
-      return normalized;
-    });
-    this.matcher = words.length === 0 ? undefined : new WordMatcher(words);
-    this.refusal = [
-      { type: 'text-delta', text: settings.failureResponse },
-      { type: 'finish', reason: 'content-filter' },
-    ];
+    const words = renameWordErrors(() =>
+      wordGuardrail({
+        name: settings.name,
+        words: settings.sensitiveWords,
+        scope: settings.scope,
+        stripMarks: settings.stripMarks,
+        message: settings.failureResponse,
+      }),
+    );
+    this.guardrails =
+      settings.sensitiveWords.length === 0
+        ? undefined
+        : new GuardrailsAdvisor({
+            input: [words],
+            tripChunk: false,
+            withdraw: false,
+            name: settings.name,
+            order: settings.order,
+          });
   }
 
   /**
@@ -156,33 +158,24 @@ export class SafeGuardAdvisor implements Advisor {
    * @returns The refusal chunks, or the downstream chunks.
    */
   advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
-    return defer(() => (this.isSensitive(request) ? from(this.refusal) : chain.next(request)));
+    return this.guardrails === undefined
+      ? chain.next(request)
+      : this.guardrails.advise(request, chain);
   }
+}
 
-  private isSensitive(request: ChatRequest): boolean {
-    const matcher = this.matcher;
-    if (matcher === undefined) return false;
-    return this.textsToCheck(request).some(
-      (text) =>
-        typeof text === 'string' &&
-        matcher.find(normalizeForMatching(text, this.normalization)) !== undefined,
-    );
-  }
-
-  private textsToCheck(request: ChatRequest): string[] {
-    switch (this.scope) {
-      case 'last-user': {
-        const text = request.lastUserText;
-        return text === undefined ? [] : [text];
-      }
-      case 'all-user':
-        return request.messages.flatMap((m) => (m.role === 'user' ? [m.content] : []));
-      case 'all-messages':
-        return request.messages.map((m) => m.content);
-      default: {
-        const never: never = this.scope;
-        return never;
-      }
+/** The word guardrail names its option `words`; this advisor's users know `sensitiveWords`. */
+function renameWordErrors<T>(build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (InvalidOptionsError.isInstance(error) && error.option.startsWith('words[')) {
+      throw new InvalidOptionsError({
+        option: `sensitiveWords${error.option.slice('words'.length)}`,
+        value: error.value,
+        expected: 'a word that is not empty once invisible characters and marks are removed',
+      });
     }
+    throw error;
   }
 }

@@ -72,6 +72,13 @@ export class ResponseAssembler {
       case 'finish':
         this.finishReason = chunk.reason;
         break;
+      case 'guardrail-tripped':
+        // A withdrawn answer is dropped like a retried attempt's; the replacement follows.
+        if (!chunk.withdraw) break;
+        this.text = '';
+        this.reasoning = '';
+        this.reasoningParts = undefined;
+        break;
       case 'retry':
         // A new attempt replaces what the previous one said; usage and metadata stay.
         this.text = '';

@@ -66,3 +66,6 @@ export {
 } from '../errors/resumable-stream-error.js';
 export { ResumableStreamLimitError } from '../errors/resumable-stream-limit-error.js';
 export { SlowClientError } from '../errors/slow-client-error.js';
+
+// Guardrails on the UI protocol: which parts a page shows after a withdrawal (docs/guardrails.md)
+export { visibleUiParts } from '../ui/ui-guardrail-parts.js';

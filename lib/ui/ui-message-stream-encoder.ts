@@ -10,6 +10,7 @@ import {
 } from '../sse/encoder/sse-frame-writer.js';
 import { dataPart, retryPart, sourcePart } from './ui-data-parts.js';
 import { toolInputPart, toolOutputPart } from './ui-tool-parts.js';
+import { guardrailTrippedPart } from './ui-guardrail-parts.js';
 
 const START = '{"type":"start"}';
 const START_STEP = '{"type":"start-step"}';
@@ -175,6 +176,13 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
         // A data part is not part of a text or reasoning run, but belongs to the step.
         this.openStep();
         this.write(dataPart(chunk));
+        return;
+      case 'guardrail-tripped':
+        // The UI protocol cannot take text back: the part tells the page which to drop.
+        this.openStep();
+        this.endText();
+        this.endReasoning();
+        this.write(guardrailTrippedPart(chunk));
         return;
       case 'source':
         // Retrieval happens before any model call: a source does not open a step (the reader

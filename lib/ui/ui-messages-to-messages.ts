@@ -1,4 +1,5 @@
 import type { MediaPart } from '../core/media-part.js';
+import { visibleUiParts } from './ui-guardrail-parts.js';
 import type { Message, ToolMessage } from '../core/message.js';
 import { isWebUrl } from '../core/web-url.js';
 import {
@@ -130,8 +131,13 @@ export function uiMessagesToMessages(options: UiMessagesToMessagesOptions): Mess
   }
   const result: Message[] = [];
   for (const message of messages) {
-    if (message.role === 'assistant') result.push(...assistantMessages(message, reader));
-    else if (message.role === 'user') result.push(...userMessages(message, reader));
+    if (message.role === 'assistant') {
+      // What a guardrail withdrew never goes back to the model.
+      const parts = visibleUiParts(message.parts);
+      result.push(
+        ...assistantMessages(parts === message.parts ? message : { ...message, parts }, reader),
+      );
+    } else if (message.role === 'user') result.push(...userMessages(message, reader));
     else if (allowSystem) result.push({ role: 'system', content: texts(message, reader) });
   }
   return result;

@@ -66,7 +66,7 @@ function childrenOf(node: TrieNode): Iterable<[number, TrieNode]> {
  *
  * @example
  * ```ts
- * // internal: not exported from 'rx-advisors'
+ * // internal: not exported
  * const matcher = new WordMatcher(['pass', 'secret plan']);
  * matcher.find('my passport'); // undefined
  * matcher.find('the secret plan!'); // 'secret plan'
@@ -90,9 +90,11 @@ export class WordMatcher {
   /**
    * The first word, scanning left to right, that occurs as a whole word in `text`.
    * @param text The (normalized) text.
+   * @param openEnd Whether more text may follow (a stream's window): a word that ends at
+   * the end of `text` is not a match yet, since the next character could continue it.
    * @returns The word as given to the constructor, or `undefined`.
    */
-  find(text: string): string | undefined {
+  find(text: string, openEnd = false): string | undefined {
     const codePoints = Array.from(text, (char) => char.codePointAt(0) ?? 0);
     let state = this.root;
     let previousIsWord = false;
@@ -102,7 +104,8 @@ export class WordMatcher {
       if (!previousIsWord) state = this.step(state, BOUNDARY);
       state = this.step(state, codePoint);
       const after = codePoints[i + 1];
-      if (state.word >= 0 && (after === undefined || !isWordCodePoint(after))) {
+      const ended = after === undefined ? !openEnd : !isWordCodePoint(after);
+      if (state.word >= 0 && ended) {
         return this.words[state.word];
       }
       previousIsWord = isWordCodePoint(codePoint);

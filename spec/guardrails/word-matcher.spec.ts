@@ -1,5 +1,5 @@
-import { normalizeForMatching } from '../../lib/advisor/normalize-for-matching';
-import { WordMatcher } from '../../lib/advisor/word-matcher';
+import { normalizeForMatching } from '../../lib/guardrails/normalize-for-matching';
+import { WordMatcher } from '../../lib/guardrails/word-matcher';
 
 /** Deterministic pseudo-random words, so a failure can be replayed. */
 function randomWords(count: number, seed = 7): string[] {

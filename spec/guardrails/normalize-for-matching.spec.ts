@@ -1,4 +1,4 @@
-import { normalizeForMatching } from '../../lib/advisor/normalize-for-matching';
+import { normalizeForMatching } from '../../lib/guardrails/normalize-for-matching';
 
 const strip = { stripMarks: true };
 const keep = { stripMarks: false };

@@ -1,0 +1,46 @@
+import {
+  defaultIfEmpty,
+  defer,
+  finalize,
+  from,
+  isObservable,
+  type Observable,
+  of,
+  take,
+} from 'rxjs';
+import { isPromiseLike } from '../core/is-promise-like.js';
+import type { GuardrailAnswer, GuardrailContext } from './guardrail.js';
+
+/**
+ * One check as a cold Observable of exactly one verdict (`undefined` = passed): the check
+ * runs on subscription with an `AbortSignal` that fires when the subscription ends (so an
+ * unsubscribed or outraced check stops its request), a synchronous answer is emitted at
+ * once, an Observable's first value counts (none = passed).
+ *
+ * @example
+ * ```ts
+ * // internal: not exported
+ * answerOf((context) => guardrail.checkInput(request, context)).subscribe(console.log);
+ * ```
+ * @param check The check to run.
+ * @returns The verdict.
+ * @internal
+ */
+export function answerOf<T>(
+  check: (context: GuardrailContext) => GuardrailAnswer<T>,
+): Observable<T | undefined> {
+  return defer(() => {
+    const controller = new AbortController();
+    const answer = check({ signal: controller.signal });
+    const answer$: Observable<T | undefined> = isObservable(answer)
+      ? answer
+      : isPromiseLike<T | undefined>(answer)
+        ? from(answer)
+        : of(answer);
+    return answer$.pipe(
+      take(1),
+      defaultIfEmpty(undefined),
+      finalize(() => controller.abort()),
+    );
+  });
+}
