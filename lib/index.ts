@@ -205,6 +205,8 @@ export { TooManyToolCallsError } from './errors/too-many-tool-calls-error.js';
 export { ToolResultError } from './errors/tool-result-error.js';
 export { UnsupportedMediaError } from './errors/unsupported-media-error.js';
 export { ChatMemoryMediaLimitError } from './errors/chat-memory-media-limit-error.js';
+export { MediaLimitError } from './errors/media-limit-error.js';
+export type { MediaLimits } from './core/media-limits.js';
 export {
   StructuredOutputError,
   type StructuredOutputErrorOptions,

@@ -3,6 +3,8 @@ import type { ChatModel } from '../core/chat-model.js';
 import type { ChatOptions } from '../core/chat-options.js';
 import type { Tool } from '../core/tool.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { MEDIA_LIMITS_RULES, resolveMediaLimits, type MediaLimits } from '../core/media-limits.js';
+import { validateOptions } from '../core/validate-options.js';
 import type { ClientDefaults } from './client-defaults.js';
 import { PromptSpec } from './prompt-spec.js';
 import type { ToolLookup } from './tool-lookup.js';
@@ -101,6 +103,7 @@ export class ChatClientBuilder {
       advisorParams: {},
       toolContext: {},
       toolLookup: undefined,
+      mediaLimits: resolveMediaLimits(undefined),
     };
   }
 
@@ -161,6 +164,24 @@ export class ChatClientBuilder {
   }
 
   /**
+   * Limits on the inline media (base64, bytes) of a call's messages, checked before any
+   * advisor or model runs; a call over a limit fails with a `MediaLimitError`.
+   * @example
+   * ```ts
+   * import { ChatClient } from 'rx-advisors';
+   * import { MockChatModel } from 'rx-advisors/testing';
+   * const client = ChatClient.builder(MockChatModel.script([{ text: 'A cat.' }]))
+   *   .defaultMediaLimits({ maxMediaPartBytes: 5 * 1024 * 1024 })
+   *   .build();
+   * ```
+   * @param limits `maxMediaPartBytes` (default 20 MiB), `maxMediaRequestBytes` (default 50 MiB).
+   * @returns this builder.
+   */
+  defaultMediaLimits(limits: MediaLimits): this {
+    return this.set({ mediaLimits: { ...this.state.mediaLimits, ...resolveGiven(limits) } });
+  }
+
+  /**
    * @returns The configured client.
    */
   build(): ChatClient {
@@ -171,4 +192,9 @@ export class ChatClientBuilder {
     this.state = { ...this.state, ...changes };
     return this;
   }
+}
+
+/** The limits given, validated (defaults not filled in: they merge over the current ones). */
+function resolveGiven(limits: MediaLimits): MediaLimits {
+  return validateOptions(limits, MEDIA_LIMITS_RULES);
 }

@@ -1,6 +1,7 @@
 import type { Advisor } from '../advisor-api/advisor.js';
 import type { ChatModel } from '../core/chat-model.js';
 import type { ChatOptions } from '../core/chat-options.js';
+import type { ResolvedMediaLimits } from '../core/media-limits.js';
 import type { Tool } from '../core/tool.js';
 import type { ToolLookup } from './tool-lookup.js';
 
@@ -17,4 +18,6 @@ export interface ClientDefaults {
   readonly advisorParams: Readonly<Record<string, unknown>>;
   readonly toolContext: Readonly<Record<string, unknown>>;
   readonly toolLookup: ToolLookup | undefined;
+  /** Limits on the inline media of a call's messages. */
+  readonly mediaLimits: ResolvedMediaLimits;
 }

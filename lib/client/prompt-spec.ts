@@ -1,5 +1,6 @@
 import { defer, type Observable } from 'rxjs';
 import { createAdvisorChain } from '../advisor-api/advisor-chain.js';
+import { checkMediaLimits } from '../core/media-limits.js';
 import type { Advisor } from '../advisor-api/advisor.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatOptions } from '../core/chat-options.js';
@@ -181,6 +182,8 @@ export class PromptSpec {
   private run(extraAdvisors: readonly Advisor[] = []): Observable<ChatChunk> {
     return defer(() => {
       const request = this.createRequest();
+      // Before any advisor or model: a 100 MB image must not reach memory or a provider.
+      checkMediaLimits(request.messages, this.defaults.mediaLimits);
       const advisors = resolveAdvisors({
         advisors: withoutRedundantInstructions([
           ...this.defaults.advisors,

@@ -26,6 +26,12 @@ export interface ChatModel {
   /** The provider's name (`'openai'`, `'anthropic'`, `'mock'`…). */
   readonly provider: string;
   /**
+   * The model name a call uses when its request's `options.model` names none (what an
+   * adapter was constructed with), when the model knows it. Telemetry reports it as the
+   * requested model.
+   */
+  readonly defaultModel?: string | undefined;
+  /**
    * Streams one model call.
    * @param request The request to send.
    * @returns A cold Observable whose last chunk is a `finish` chunk.

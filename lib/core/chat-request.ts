@@ -20,6 +20,8 @@ import type { Message } from './message.js';
 export interface RequestChatModel {
   /** The provider's name. */
   readonly provider: string;
+  /** The model name used when a request names none (see `ChatModel.defaultModel`). */
+  readonly defaultModel?: string | undefined;
   /** Streams one model call (see `ChatModel.stream`). */
   stream(request: ChatRequest): Observable<ChatChunk>;
 }

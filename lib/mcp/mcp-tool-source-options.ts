@@ -147,6 +147,12 @@ export interface McpToolSourceOptions {
   maxResultMediaBytes?: number;
   /** The most tools one server may list. Default 1 000. */
   maxTools?: number;
+  /**
+   * The deepest a tool's input schema may nest (objects and arrays). Default 64. A deeper
+   * one (a hostile server's) fails the listing with a `McpConnectionError` naming the
+   * tool, before the schema is compiled (ajv would overflow the stack).
+   */
+  maxSchemaDepth?: number;
   /** Re-list the tools when the server sends `notifications/tools/list_changed`. Default `true`. */
   watchListChanged?: boolean;
   /** How the source introduces itself to the server. Default `{ name: 'rx-advisors', version: '0' }`. */
@@ -170,6 +176,7 @@ export const MCP_TOOL_SOURCE_DEFAULTS = Object.freeze({
   resultMedia: 'attach',
   maxResultMediaBytes: 5 * 1024 * 1024,
   maxTools: 1_000,
+  maxSchemaDepth: 64,
   watchListChanged: true,
   clientInfo: Object.freeze({ name: 'rx-advisors', version: '0' }),
 });
@@ -195,6 +202,7 @@ const RULES: OptionRules<McpToolSourceOptions> = {
   ),
   maxResultMediaBytes: Rules.integer(1),
   maxTools: Rules.integer(1),
+  maxSchemaDepth: Rules.integer(1),
   watchListChanged: Rules.boolean,
 };
 

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '../core/tool.js';
 import { McpConnectionError } from '../errors/mcp-connection-error.js';
+import { schemaDepth } from './schema-depth.js';
 import { uniqueTools } from '../tools/unique-tools.js';
 import { McpConnection } from './mcp-connection.js';
 import { createMcpTool } from './mcp-tool.js';
@@ -125,6 +126,18 @@ export class McpToolSource {
       }
       cursor = page.nextCursor;
     } while (cursor !== undefined);
+    const { maxSchemaDepth } = this.options;
+    const deep = infos.find(
+      (info) => schemaDepth(info.inputSchema, maxSchemaDepth) > maxSchemaDepth,
+    );
+    if (deep !== undefined) {
+      throw new McpConnectionError({
+        server: this.server,
+        reason:
+          `lists the tool ${JSON.stringify(deep.name)} whose input schema nests deeper than ` +
+          `maxSchemaDepth (${maxSchemaDepth}); raise maxSchemaDepth`,
+      });
+    }
     return infos;
   }
 }

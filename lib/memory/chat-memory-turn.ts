@@ -123,8 +123,28 @@ function producedMessages(
   if (response.finishReason === 'error') return [];
   const produced: Message[] = loop?.save === true ? loopMessages.slice() : [];
   const answer = finalAnswer(response.message, loopMessages, loop?.save === true);
+  if (loop?.save === false && response.finishReason === 'awaiting-approval') {
+    // The paused calls are kept even without saveToolMessages: the next request's
+    // decisions name them, and the loop resumes the round from this message.
+    const paused = pausedCalls(loopMessages);
+    if (paused !== undefined) {
+      produced.push({
+        ...answer,
+        role: 'assistant',
+        content: answer?.content ?? '',
+        toolCalls: paused,
+      });
+      return produced;
+    }
+  }
   if (answer !== undefined) produced.push(answer);
   return produced;
+}
+
+/** The tool calls of the round the loop paused on for approval: its last message's. */
+function pausedCalls(loopMessages: readonly Message[]): AssistantMessage['toolCalls'] {
+  const last = loopMessages.at(-1);
+  return last?.role === 'assistant' ? last.toolCalls : undefined;
 }
 
 /**

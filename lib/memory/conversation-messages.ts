@@ -1,4 +1,5 @@
 import type { AssistantMessage, Message, ToolMessage } from '../core/message.js';
+import { ToolApprovalError } from '../errors/tool-approval-error.js';
 
 /**
  * The messages a call adds to its conversation: the request's messages after its last
@@ -41,16 +42,28 @@ export function splitSystem(messages: readonly Message[]): [Message[], Message[]
  * result right after it, and every tool result answers a call just before it. Calls left
  * unanswered (a call aborted while its tools ran, a loop stopped at its round limit) are
  * dropped from their message, and the message too when nothing else is left in it;
- * results without their call are dropped. A valid conversation comes back as an equal copy.
+ * results without their call are dropped. An approval decision (a tool message with
+ * `approval`) is never dropped silently: one for a call of an earlier round (answered, or
+ * settled "no decision" when the user wrote instead) throws a `ToolApprovalError`
+ * `duplicate-decision` (a decision replayed after the first was applied, which memory
+ * without `saveToolMessages` cannot tell from a late one); any other stays for the tool
+ * loop to apply or refuse. A valid conversation comes back as an equal copy.
  * @internal
  */
 export function pairToolMessages(messages: readonly Message[]): Message[] {
   const paired: Message[] = [];
+  const settled = new Set<string>();
   let index = 0;
   while (index < messages.length) {
     const message = messages[index];
     index++;
-    if (message.role === 'tool') continue; // a result whose call is not right before it
+    if (message.role === 'tool') {
+      // A result whose call is not right before it goes; a decision stays for the loop.
+      if (message.approval === undefined) continue;
+      if (settled.has(message.toolCallId)) throw replayed(message.approval.approvalId);
+      paired.push(message);
+      continue;
+    }
     if (message.role !== 'assistant' || message.toolCalls === undefined) {
       paired.push(message);
       continue;
@@ -64,6 +77,7 @@ export function pairToolMessages(messages: readonly Message[]): Message[] {
       paired.push(message, ...results);
       continue;
     }
+    for (const call of message.toolCalls) settled.add(call.id);
     const answered = new Set(results.map((result) => result.toolCallId));
     const calls = message.toolCalls.filter((call) => answered.has(call.id));
     const ids = new Set(calls.map((call) => call.id));
@@ -81,4 +95,12 @@ function withoutToolCalls(message: AssistantMessage): AssistantMessage {
   const copy: AssistantMessage = { role: 'assistant', content: message.content };
   if (message.reasoning !== undefined) copy.reasoning = message.reasoning;
   return copy;
+}
+
+function replayed(approvalId: string): ToolApprovalError {
+  return new ToolApprovalError({
+    code: 'duplicate-decision',
+    approvalId,
+    detail: 'the call was decided or answered already (a decision is applied once).',
+  });
 }

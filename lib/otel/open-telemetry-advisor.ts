@@ -90,12 +90,16 @@ export class OpenTelemetryAdvisor implements Advisor {
     return defer(() => {
       if (request.context.get(TelemetryParams.ENABLED) === false) return chain.next(request);
       const position = chain.advisors.indexOf(this);
-      const provider = (request.chatModel ?? chain.model)?.provider;
+      const chatModel = request.chatModel ?? chain.model;
+      const provider = chatModel?.provider;
       const settings = this.settings();
       const span = TelemetrySpan.start(
         this.tracer,
         `${GenAi.OPERATION_INVOKE_WORKFLOW} ${this.name}`,
-        { kind: SpanKind.INTERNAL, attributes: this.callAttributes(request, provider) },
+        {
+          kind: SpanKind.INTERNAL,
+          attributes: this.callAttributes(request, provider, chatModel?.defaultModel),
+        },
         context.active(),
       );
       if (!span.isRecording && settings.metrics.isNoop) {
@@ -204,7 +208,11 @@ export class OpenTelemetryAdvisor implements Advisor {
     return this.globalMetrics.metrics;
   }
 
-  private callAttributes(request: ChatRequest, provider: string | undefined): Attributes {
+  private callAttributes(
+    request: ChatRequest,
+    provider: string | undefined,
+    defaultModel: string | undefined,
+  ): Attributes {
     const { maxAttributeLength } = this.options;
     let fromOption: Attributes = {};
     try {
@@ -222,7 +230,7 @@ export class OpenTelemetryAdvisor implements Advisor {
       [GenAi.WORKFLOW_NAME]: this.name,
     };
     if (provider !== undefined) attributes[GenAi.PROVIDER_NAME] = provider;
-    const model = request.options.model;
+    const model = request.options.model ?? defaultModel;
     if (model !== undefined) attributes[GenAi.REQUEST_MODEL] = model;
     const conversation = toAttributeValue(
       request.context.get(AdvisorParams.CONVERSATION_ID),

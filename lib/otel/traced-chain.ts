@@ -50,8 +50,8 @@ export class TracedChain implements AdvisorChain {
     return defer(() => {
       const advisor = this.advisors[this.index];
       if (advisor === undefined) {
-        const provider = (request.chatModel ?? this.end.model)?.provider;
-        return tracedModelCall(this.call, request, provider, this.parent, this.end.next(request));
+        const model = request.chatModel ?? this.end.model;
+        return tracedModelCall(this.call, request, model, this.parent, this.end.next(request));
       }
       if (!this.call.settings.advisorSpans) return advisor.advise(request, this.following());
       return this.tracedAdvisor(advisor, request);

@@ -2,6 +2,7 @@ import { SpanKind, type Attributes, type Context } from '@opentelemetry/api';
 import { defer, type Observable } from 'rxjs';
 import { redact } from '../core/redact.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
+import type { ChatModel } from '../core/chat-model.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { ToolCall } from '../core/message.js';
 import type { Usage } from '../core/usage.js';
@@ -24,11 +25,12 @@ export const REDACTION_DEPTH = 32;
  * @internal
  * @example
  * ```ts
- * tracedModelCall(call, request, provider, call.span.context, chain.next(request)).subscribe();
+ * tracedModelCall(call, request, chain.model, call.span.context, chain.next(request)).subscribe();
  * ```
  * @param call The call's telemetry.
  * @param request The model call's request.
- * @param provider The model's provider name, when known.
+ * @param chatModel The model the call runs on, when known: its provider, and its default
+ *   model name when the request names none (`gen_ai.request.model` whenever it is known).
  * @param parent The context the span starts under (the call's, or an advisor's span).
  * @param model$ The model call.
  * @returns The model call's chunks, unchanged.
@@ -36,18 +38,21 @@ export const REDACTION_DEPTH = 32;
 export function tracedModelCall(
   call: CallTelemetry,
   request: ChatRequest,
-  provider: string | undefined,
+  chatModel: ChatModel | undefined,
   parent: Context,
   model$: Observable<ChatChunk>,
 ): Observable<ChatChunk> {
   return defer(() => {
     const { settings } = call;
     const number = ++call.modelCalls;
-    const requested = request.options.model;
+    const requested = request.options.model ?? chatModel?.defaultModel;
     const span = TelemetrySpan.start(
       settings.tracer,
       requested === undefined ? GenAi.OPERATION_CHAT : `${GenAi.OPERATION_CHAT} ${requested}`,
-      { kind: SpanKind.CLIENT, attributes: requestAttributes(request, provider, number) },
+      {
+        kind: SpanKind.CLIENT,
+        attributes: requestAttributes(request, chatModel?.provider, requested, number),
+      },
       parent,
     );
     call.latestModelCall = span;
@@ -144,6 +149,7 @@ export function tracedModelCall(
 function requestAttributes(
   request: ChatRequest,
   provider: string | undefined,
+  requested: string | undefined,
   number: number,
 ): Attributes {
   const { options } = request;
@@ -152,7 +158,7 @@ function requestAttributes(
     [RxAttributes.MODEL_CALL]: number,
   };
   if (provider !== undefined) attributes[GenAi.PROVIDER_NAME] = provider;
-  if (options.model !== undefined) attributes[GenAi.REQUEST_MODEL] = options.model;
+  if (requested !== undefined) attributes[GenAi.REQUEST_MODEL] = requested;
   if (options.temperature !== undefined)
     attributes[GenAi.REQUEST_TEMPERATURE] = options.temperature;
   if (options.topP !== undefined) attributes[GenAi.REQUEST_TOP_P] = options.topP;

@@ -41,11 +41,17 @@ export class MockChatModel implements ChatModel {
   readonly provider: string;
   /** Every request received, in subscription order. */
   readonly requests: ChatRequest[] = [];
+  /**
+   * The `model` option when one was given (telemetry's requested model); the placeholder
+   * `'mock-model'` that metadata chunks report otherwise is not claimed as a request.
+   */
+  readonly defaultModel: string | undefined;
   private readonly modelName: string;
   private readonly responder: Responder;
 
   private constructor(responder: Responder, options: MockChatModelOptions) {
     this.provider = options.provider ?? 'mock';
+    this.defaultModel = options.model;
     this.modelName = options.model ?? 'mock-model';
     this.responder = responder;
   }

@@ -52,7 +52,7 @@ export function resumeApprovals(
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index];
     if (message.role === 'tool' && message.approval !== undefined) {
-      throw unknown(message.approval.approvalId);
+      throw strayDecision(messages, message.approval.approvalId);
     }
     if (message.role !== 'assistant' || message.toolCalls === undefined) {
       out?.push(message);
@@ -151,6 +151,21 @@ function checkDecision(
     });
   }
   return call.id;
+}
+
+/**
+ * A decision that follows no paused round: `duplicate-decision` when it names a call of
+ * the conversation that has its result already (a decision replayed after the first was
+ * applied), else `unknown-approval-id`.
+ */
+function strayDecision(messages: readonly Message[], approvalId: string): ToolApprovalError {
+  const call = messages
+    .flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []) : []))
+    .find((c) => approvalIdOf(c) === approvalId);
+  const answered =
+    call !== undefined &&
+    messages.some((m) => m.role === 'tool' && m.approval === undefined && m.toolCallId === call.id);
+  return answered ? duplicate(approvalId) : unknown(approvalId);
 }
 
 function unknown(approvalId: string): ToolApprovalError {

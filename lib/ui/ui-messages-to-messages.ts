@@ -1,7 +1,7 @@
+import { MediaBudget, MEDIA_LIMITS_DEFAULTS, MEDIA_LIMITS_RULES } from '../core/media-limits.js';
 import type { MediaPart } from '../core/media-part.js';
 import { visibleUiParts } from './ui-guardrail-parts.js';
 import type { Message, ToolMessage } from '../core/message.js';
-import { isWebUrl } from '../core/web-url.js';
 import {
   Rules,
   validateOptions,
@@ -11,6 +11,7 @@ import {
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { UiMessage, UiMessagePart } from './ui-message.js';
 import { UiMessageStep } from './ui-message-step.js';
+import { fileMedia } from './ui-file-media.js';
 
 /**
  * Options of {@link uiMessagesToMessages}.
@@ -50,6 +51,14 @@ export interface UiMessagesToMessagesOptions {
    * it. With `history: 'memory'` decisions are always accepted (memory holds the calls).
    */
   clientApprovals?: boolean;
+  /**
+   * With `files: 'media'`, the largest one inline file (a `data:` URL) may be, in decoded
+   * bytes; default 20 MiB. Measured from the URL's length, before anything is decoded; a
+   * larger one fails with a `MediaLimitError`.
+   */
+  maxMediaPartBytes?: number;
+  /** With `files: 'media'`, the most all inline files together may be; default 50 MiB. */
+  maxMediaRequestBytes?: number;
 }
 
 const UI_MESSAGES_DEFAULTS = {
@@ -60,6 +69,7 @@ const UI_MESSAGES_DEFAULTS = {
   data: (): string | undefined => undefined,
   maxMessages: 1000,
   clientApprovals: false,
+  ...MEDIA_LIMITS_DEFAULTS,
 } as const;
 
 const UI_MESSAGES_RULES = {
@@ -73,6 +83,7 @@ const UI_MESSAGES_RULES = {
   data: Rules.func,
   maxMessages: Rules.integer(1),
   clientApprovals: Rules.boolean,
+  ...MEDIA_LIMITS_RULES,
 } as const satisfies OptionRules<UiMessagesToMessagesOptions>;
 
 /**
@@ -97,10 +108,8 @@ const UI_MESSAGES_RULES = {
  */
 export function uiMessagesToMessages(options: UiMessagesToMessagesOptions): Message[] {
   const given = validateOptions(options, UI_MESSAGES_RULES);
-  const { history, allowSystem, file, files, data, maxMessages, clientApprovals } = withDefaults(
-    UI_MESSAGES_DEFAULTS,
-    given,
-  );
+  const settings = withDefaults(UI_MESSAGES_DEFAULTS, given);
+  const { history, allowSystem, file, files, data, maxMessages, clientApprovals } = settings;
   const { messages } = options;
   if (messages.length > maxMessages) {
     throw new InvalidOptionsError({
@@ -110,7 +119,13 @@ export function uiMessagesToMessages(options: UiMessagesToMessagesOptions): Mess
     });
   }
   messages.forEach(checkMessage);
-  const reader: PartReader = { file, data, clientApprovals, media: files === 'media' };
+  const reader: PartReader = {
+    file,
+    data,
+    clientApprovals,
+    media: files === 'media',
+    budget: new MediaBudget(settings),
+  };
   if (history === 'memory') {
     const last = messages.at(-1);
     if (last?.role === 'assistant') {
@@ -149,6 +164,8 @@ interface PartReader {
   clientApprovals: boolean;
   /** User file parts become media (`files: 'media'`). */
   media: boolean;
+  /** The media limits, counted over the whole list. */
+  budget: MediaBudget;
 }
 
 /** The default text of a file part: its name and media type (never a data URL's content). */
@@ -166,23 +183,13 @@ function userMessages(message: UiMessage, reader: PartReader): Message[] {
   }
   const media: MediaPart[] = [];
   const parts = message.parts.filter((part) => {
-    const converted = part.type === 'file' ? fileMedia(part) : undefined;
+    const converted = part.type === 'file' ? fileMedia(part, reader.budget) : undefined;
     if (converted !== undefined) media.push(converted);
     return converted === undefined;
   });
   const content = texts({ ...message, parts }, reader);
   if (media.length === 0) return content === '' ? [] : [{ role: 'user', content }];
   return [{ role: 'user', content, media }];
-}
-
-/** A UI file part as media: a base64 data URL inline, an http(s) URL by reference. */
-function fileMedia(part: UiMessagePart): MediaPart | undefined {
-  const { url, mediaType, filename } = part;
-  if (typeof url !== 'string' || typeof mediaType !== 'string') return undefined;
-  const named = typeof filename === 'string' ? { filename } : {};
-  if (isWebUrl(url)) return { mediaType, data: { url }, ...named };
-  const inline = /^data:[^,]*;base64,([A-Za-z0-9+/]+={0,2})$/.exec(url);
-  return inline === null ? undefined : { mediaType, data: { base64: inline[1] }, ...named };
 }
 
 /** The text, file and data parts of a message as one text, a line each. */

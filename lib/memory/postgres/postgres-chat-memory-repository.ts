@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import type { ClientBase, Pool, QueryResultRow } from 'pg';
 import type { Message } from '../../core/message.js';
 import { validateOptions, withDefaults } from '../../core/validate-options.js';
 import type { ChatMemoryOperation } from '../../errors/chat-memory-error.js';
@@ -13,6 +13,7 @@ import {
   TABLE_NAME,
   type PostgresChatMemoryRepositoryOptions,
 } from './postgres-chat-memory-options.js';
+import { postgresConnection, retryOnceOnDrop } from './postgres-connection.js';
 import { postgresFailure } from './postgres-failure.js';
 import { appendRows, insertRows, type PostgresRowWriter } from './postgres-message-rows.js';
 import { postgresSchemaSql, postgresStatements } from './postgres-schema.js';
@@ -93,7 +94,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   /** @returns Every stored conversation id, sorted. */
   findConversationIds(): Promise<string[]> {
     return this.run('list', undefined, async () => {
-      const result = await this.pool.query<{ conversation_id: string }>(this.sql.ids);
+      const result = await this.query<{ conversation_id: string }>(this.sql.ids);
       return result.rows.map((row) => row.conversation_id);
     });
   }
@@ -104,7 +105,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
    */
   findByConversationId(conversationId: string): Promise<Message[]> {
     return this.run('read', conversationId, async () => {
-      const result = await this.pool.query<MessageRow>(this.sql.select, [conversationId]);
+      const result = await this.query<MessageRow>(this.sql.select, [conversationId]);
       return this.decode(conversationId, result.rows);
     });
   }
@@ -116,9 +117,15 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
    * @returns A Promise that resolves once the transaction committed.
    */
   saveAll(conversationId: string, messages: readonly Message[]): Promise<void> {
-    return this.transaction('write', conversationId, async (client) => {
-      await this.replace(client, conversationId, messages);
-    });
+    // A whole conversation written twice is written once: safe to repeat on a new connection.
+    return this.transaction(
+      'write',
+      conversationId,
+      async (client) => {
+        await this.replace(client, conversationId, messages);
+      },
+      true,
+    );
   }
 
   /**
@@ -170,7 +177,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
       return rejected(error);
     }
     return this.run('read', conversationId, async () => {
-      const result = await this.pool.query<MessageRow>(this.sql.findLast, [conversationId, newest]);
+      const result = await this.query<MessageRow>(this.sql.findLast, [conversationId, newest]);
       return this.decode(conversationId, result.rows);
     });
   }
@@ -180,13 +187,18 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
    * @returns A Promise that resolves once the rows are gone.
    */
   deleteByConversationId(conversationId: string): Promise<void> {
-    return this.transaction('delete', conversationId, async (client) => {
-      await client.query(this.sql.remove, [conversationId]);
-    });
+    return this.transaction(
+      'delete',
+      conversationId,
+      async (client) => {
+        await client.query(this.sql.remove, [conversationId]);
+      },
+      true,
+    );
   }
 
   private async replace(
-    client: PoolClient,
+    client: ClientBase,
     conversationId: string,
     messages: readonly Message[],
   ): Promise<void> {
@@ -198,15 +210,40 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     return decodeTableRows(rows, { tableName: this.tableName, conversationId });
   }
 
-  /** One transaction on one pooled connection, holding the conversation's lock. */
+  /**
+   * One statement outside a transaction (a read): on a dropped connection (a stale pooled
+   * one after a server restart) it runs once more on a fresh connection.
+   */
+  private query<R extends QueryResultRow>(text: string, values?: unknown[]) {
+    return retryOnceOnDrop(
+      async (fresh) => {
+        if (!fresh) return this.pool.query<R>(text, values);
+        const { client, release } = await postgresConnection(this.pool, true);
+        try {
+          return await client.query<R>(text, values);
+        } finally {
+          release();
+        }
+      },
+      () => true,
+    );
+  }
+
+  /**
+   * One transaction on one pooled connection, holding the conversation's lock; run again
+   * once on a fresh connection when the connection dropped before `COMMIT` (or, for an
+   * `idempotent` one, during it).
+   */
   private transaction(
     operation: ChatMemoryOperation,
     conversationId: string,
-    work: (client: PoolClient) => Promise<void>,
+    work: (client: ClientBase) => Promise<void>,
+    idempotent = false,
   ): Promise<void> {
     return this.run(operation, conversationId, () =>
       lockedTransaction(this.pool, this.sql.lock, `${this.tableName}:${conversationId}`, work, {
         listen: true,
+        idempotent,
       }),
     );
   }
@@ -235,7 +272,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
       async (client) => {
         await client.query(postgresSchemaSql(this.tableName));
       },
-      { listen: false },
+      { listen: false, idempotent: true },
     ).catch((error: unknown) => {
       this.schema = undefined;
       throw error;

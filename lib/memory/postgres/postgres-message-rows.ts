@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import type { ClientBase } from 'pg';
 import type { Message } from '../../core/message.js';
 import { appendTrimFrom } from '../append-window.js';
 import { toRow } from '../message-row.js';
@@ -20,7 +20,7 @@ export interface PostgresRowWriter {
  */
 export async function insertRows(
   writer: PostgresRowWriter,
-  client: PoolClient,
+  client: ClientBase,
   conversationId: string,
   messages: readonly Message[],
   from: number,
@@ -52,7 +52,7 @@ export async function insertRows(
  */
 export async function appendRows(
   writer: PostgresRowWriter,
-  client: PoolClient,
+  client: ClientBase,
   conversationId: string,
   messages: readonly Message[],
   keepLast: number | undefined,

@@ -69,6 +69,11 @@ export class AiSdkChatModel implements ChatModel {
     this.secrets = [...settings.secrets];
   }
 
+  /** The model a call uses when its request names none: the options' model, else the AI SDK model's id. */
+  get defaultModel(): string {
+    return this.defaults?.model ?? this.model.modelId;
+  }
+
   /**
    * Streams one model call.
    * @param request The request to send.

@@ -136,6 +136,11 @@ export class AnthropicChatModel implements ChatModel {
     this.secrets = clientSecrets(settings.client);
   }
 
+  /** The model a call uses when its request names none: the options' model, else `model`. */
+  get defaultModel(): string {
+    return this.defaults?.model ?? this.model;
+  }
+
   /**
    * Streams one model call.
    * @param request The request to send.
