@@ -222,3 +222,21 @@ export { MissingConversationIdError } from './errors/missing-conversation-id-err
 // Moved to rx-advisors/advisor-api or rx-advisors/rag, or internal: deprecated, kept for
 // one release. One explicit list, each name marked @deprecated with its new home.
 export * from './deprecated-root-exports.js';
+
+// Loop control: stop conditions, the stop reason, hook errors (docs/loop-control.md)
+export type {
+  BudgetExceededReason,
+  LoopStopReason,
+  StopConditionReason,
+} from './core/loop-stop-reason.js';
+export {
+  hasToolCall,
+  roundCountIs,
+  stepCountIs,
+  stopCondition,
+  usageAbove,
+  type LoopProgress,
+  type StopCondition,
+  type UsageAboveOptions,
+} from './tools/stop-conditions.js';
+export { LoopHookError } from './errors/loop-hook-error.js';

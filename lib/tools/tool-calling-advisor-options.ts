@@ -14,6 +14,7 @@ import {
 } from './tool-execution.js';
 import type { ToolApprovalRequirement, ToolApprover } from './tool-approval.js';
 import type { ToolLoopState } from './tool-loop-state.js';
+import { toStopConditions, type StopCondition } from './stop-conditions.js';
 
 /**
  * What happens to text a model streams in a round that ends with tool calls (a preamble
@@ -93,6 +94,12 @@ export interface ToolCallingAdvisorOptions {
   approve?: ToolApprover;
   /** Tools that need approval besides those declaring `needsApproval`: names or a predicate. */
   requireApproval?: ToolApprovalRequirement;
+  /**
+   * Stops the loop after a round whose tools ran when one of these holds (any of an
+   * array): `stepCountIs(n)`, `hasToolCall(name)`, `usageAbove({...})` or your own
+   * predicate. The final `metadata` chunk names it in `stopReason`. Default: none.
+   */
+  stopWhen?: StopCondition | readonly StopCondition[];
 }
 
 /** The options with defaults applied (what subclasses see as `this.options`). */
@@ -111,6 +118,8 @@ export interface ResolvedToolCallingAdvisorOptions {
   readonly preamble: PreamblePolicy;
   readonly approve: ToolApprover | undefined;
   readonly requireApproval: ToolApprovalRequirement | undefined;
+  /** The `stopWhen` conditions as a list; `undefined` when none. */
+  readonly stopWhen: readonly StopCondition[] | undefined;
 }
 
 /**
@@ -132,6 +141,7 @@ export const TOOL_CALLING_ADVISOR_DEFAULTS: ResolvedToolCallingAdvisorOptions = 
   preamble: 'stream',
   approve: undefined,
   requireApproval: undefined,
+  stopWhen: undefined,
 });
 
 const RULES: OptionRules<ToolCallingAdvisorOptions> = {
@@ -166,6 +176,12 @@ const RULES: OptionRules<ToolCallingAdvisorOptions> = {
       typeof value === 'function' ||
       (Array.isArray(value) && value.every((name) => typeof name === 'string')),
   ),
+  stopWhen: Rules.custom(
+    'a stop condition (progress) => boolean, or an array of them (stepCountIs, hasToolCall, usageAbove, ...)',
+    (value) =>
+      typeof value === 'function' ||
+      (Array.isArray(value) && value.every((condition) => typeof condition === 'function')),
+  ),
 };
 
 /**
@@ -180,5 +196,5 @@ export function resolveToolCallingAdvisorOptions(
   const limitRules: Record<string, OptionRule> = {};
   for (const name of Object.keys(limits)) limitRules[name] = Rules.integer(0);
   validateOptions(limits, limitRules, 'toolCallLimits.');
-  return resolved;
+  return { ...resolved, stopWhen: toStopConditions(options.stopWhen) };
 }

@@ -6,6 +6,7 @@ import { expandRounds } from '../core/expand-rounds.js';
 import { filterThen } from '../core/filter-then.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
+import type { LoopStopReason } from '../core/loop-stop-reason.js';
 import type { ToolMessage } from '../core/message.js';
 import { ToolLoopTranscript } from '../core/tool-loop-transcript.js';
 import { ToolLoopLimitError } from '../errors/tool-loop-limit-error.js';
@@ -21,6 +22,7 @@ import {
   type RoundEnd,
 } from './round-end.js';
 import { startToolCalls } from './start-tool-calls.js';
+import { firstStop } from './stop-conditions.js';
 import { isToolMessage, type ToolCallEvent } from './tool-call-results.js';
 import { resumeApprovals, resumedRound } from './approval-resume.js';
 import {
@@ -266,6 +268,12 @@ export class ToolLoopRun {
       };
       return [text, ...this.loopEnd('return-direct')];
     }
+    const stopWhen = this.options.stopWhen;
+    if (stopWhen !== undefined) {
+      const progress = { round: state.round, response, results, usage: state.usage.total, state };
+      const stop = firstStop(stopWhen, progress);
+      if (stop !== undefined) return this.loopEnd(response.finishReason, stop);
+    }
     const messages = this.hooks.nextRoundMessages(request, response, results, state);
     return [new LoopStep(request.withMessages(messages))];
   }
@@ -282,13 +290,14 @@ export class ToolLoopRun {
     noteModelCalls(err, this.state.modelCalls + takeModelCalls(err));
   };
 
-  private loopEnd(finishReason: FinishReason): ChatChunk[] {
+  private loopEnd(finishReason: FinishReason, stopReason?: LoopStopReason): ChatChunk[] {
     const { state } = this;
     const initial: ToolLoopSummary = {
       finishReason,
       usage: state.usage.total,
       rounds: state.modelCalls,
     };
+    if (stopReason !== undefined) initial.stopReason = stopReason;
     if (state.id !== undefined) initial.id = state.id;
     if (state.model !== undefined) initial.model = state.model;
     return finalChunks(this.hooks.finalizeLoop(initial, state));
