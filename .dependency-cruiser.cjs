@@ -41,6 +41,8 @@ const LAYERS = {
   // A tool source (MCP) beside tools/, and telemetry as an observing advisor.
   mcp: ['tools', 'advisor-api', 'schema', 'core', 'errors'],
   otel: ['advisor-api', 'core', 'errors'],
+  // budget/: BudgetAdvisor, a run's budget through the model-call and tool-call seams.
+  budget: ['advisor-api', 'core', 'errors'],
 };
 
 /**

@@ -240,3 +240,8 @@ export {
   type UsageAboveOptions,
 } from './tools/stop-conditions.js';
 export { LoopHookError } from './errors/loop-hook-error.js';
+
+// Budgets: a run's limits enforced mid-stream (docs/loop-control.md)
+export { BudgetAdvisor } from './budget/budget-advisor.js';
+export type { BudgetAdvisorOptions, ModelPrice } from './budget/budget-advisor-options.js';
+export { BudgetExceededError, type BudgetSpent } from './errors/budget-exceeded-error.js';
