@@ -245,3 +245,7 @@ export { LoopHookError } from './errors/loop-hook-error.js';
 export { BudgetAdvisor } from './budget/budget-advisor.js';
 export type { BudgetAdvisorOptions, ModelPrice } from './budget/budget-advisor-options.js';
 export { BudgetExceededError, type BudgetSpent } from './errors/budget-exceeded-error.js';
+
+// Loop control: per-round preparation and tool-call repair (docs/loop-control.md)
+export type { PrepareRound, RoundPreparation } from './tools/prepare-round.js';
+export type { ToolCallRepair, ToolCallRepairRequest } from './tools/repair-tool-call.js';

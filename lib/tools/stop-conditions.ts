@@ -171,9 +171,19 @@ export function toStopConditions(
  * @internal
  */
 export function firstStop(
-  conditions: readonly StopCondition[],
-  progress: LoopProgress,
+  conditions: readonly StopCondition[] | undefined,
+  response: ChatResponse,
+  results: readonly ToolMessage[],
+  state: ToolLoopState,
 ): StopConditionReason | undefined {
+  if (conditions === undefined) return undefined;
+  const progress: LoopProgress = {
+    round: state.round,
+    response,
+    results,
+    usage: state.usage.total,
+    state,
+  };
   const { round } = progress;
   for (const condition of conditions) {
     let holds: unknown;

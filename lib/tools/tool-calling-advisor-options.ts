@@ -15,6 +15,8 @@ import {
 import type { ToolApprovalRequirement, ToolApprover } from './tool-approval.js';
 import type { ToolLoopState } from './tool-loop-state.js';
 import { toStopConditions, type StopCondition } from './stop-conditions.js';
+import type { PrepareRound } from './prepare-round.js';
+import type { ToolCallRepair } from './repair-tool-call.js';
 
 /**
  * What happens to text a model streams in a round that ends with tool calls (a preamble
@@ -100,6 +102,18 @@ export interface ToolCallingAdvisorOptions {
    * predicate. The final `metadata` chunk names it in `stopReason`. Default: none.
    */
   stopWhen?: StopCondition | readonly StopCondition[];
+  /**
+   * Changes one round's request before it is sent: another model, a subset of the tools,
+   * a tool choice, options or trimmed messages, for that round only. Default: none.
+   */
+  prepareRound?: PrepareRound;
+  /**
+   * Repairs a call that names an unknown tool or fails argument validation (or declines);
+   * its usage counts through `reportUsage`. Default: none (the model sees the error).
+   */
+  repairToolCall?: ToolCallRepair;
+  /** Repairs tried per tool call; default 1. */
+  maxRepairAttempts?: number;
 }
 
 /** The options with defaults applied (what subclasses see as `this.options`). */
@@ -120,6 +134,9 @@ export interface ResolvedToolCallingAdvisorOptions {
   readonly requireApproval: ToolApprovalRequirement | undefined;
   /** The `stopWhen` conditions as a list; `undefined` when none. */
   readonly stopWhen: readonly StopCondition[] | undefined;
+  readonly prepareRound: PrepareRound | undefined;
+  readonly repairToolCall: ToolCallRepair | undefined;
+  readonly maxRepairAttempts: number;
 }
 
 /**
@@ -142,6 +159,9 @@ export const TOOL_CALLING_ADVISOR_DEFAULTS: ResolvedToolCallingAdvisorOptions = 
   approve: undefined,
   requireApproval: undefined,
   stopWhen: undefined,
+  prepareRound: undefined,
+  repairToolCall: undefined,
+  maxRepairAttempts: 1,
 });
 
 const RULES: OptionRules<ToolCallingAdvisorOptions> = {
@@ -182,6 +202,15 @@ const RULES: OptionRules<ToolCallingAdvisorOptions> = {
       typeof value === 'function' ||
       (Array.isArray(value) && value.every((condition) => typeof condition === 'function')),
   ),
+  prepareRound: Rules.custom(
+    'a function ({ round, request, state }) => RoundPreparation | undefined',
+    (value) => typeof value === 'function',
+  ),
+  repairToolCall: Rules.custom(
+    'a function ({ call, error, tool, tools, ... }) => repaired call | undefined (or a Promise/Observable of it)',
+    (value) => typeof value === 'function',
+  ),
+  maxRepairAttempts: Rules.integer(1, 10),
 };
 
 /**

@@ -23,6 +23,9 @@ import {
 } from './round-end.js';
 import { startToolCalls } from './start-tool-calls.js';
 import { firstStop } from './stop-conditions.js';
+import { prepareRequest } from './prepare-round.js';
+import { withRepair } from './repair-tool-call.js';
+import type { Tool } from '../core/tool.js';
 import { isToolMessage, type ToolCallEvent } from './tool-call-results.js';
 import { resumeApprovals, resumedRound } from './approval-resume.js';
 import {
@@ -95,11 +98,15 @@ export class ToolLoopRun {
       const { state } = this;
       const round = ++state.round;
       const request = this.hooks.beforeRound(base, state);
+      const { prepareRound } = this.options;
+      // Prepared for this round only: the next round is built from `request`.
+      const sent =
+        prepareRound === undefined ? request : prepareRequest(request, prepareRound, state);
       const assembly = new RoundAssembly(this.options.emitToolEvents, this.options.preamble);
       const body$ = filterThen<ChatChunk, LoopItem>(
-        this.chain.next(request),
+        this.chain.next(sent),
         assembly.forward,
-        () => this.endRound(request, assembly),
+        () => this.endRound(request, assembly, sent.tools),
         this.roundFailed,
       );
       return this.options.emitToolEvents
@@ -108,7 +115,11 @@ export class ToolLoopRun {
     });
   }
 
-  private endRound(request: ChatRequest, assembly: RoundAssembly): RoundEnd {
+  private endRound(
+    request: ChatRequest,
+    assembly: RoundAssembly,
+    tools: readonly Tool[],
+  ): RoundEnd {
     const { state, hooks, options } = this;
     const built = assembly.assembler.build();
     const renamed = renameRepeatedIds(built);
@@ -126,7 +137,7 @@ export class ToolLoopRun {
       return out;
     }
     const toolCalls = response.message.toolCalls ?? [];
-    const offered = state.offeredTools(request.tools);
+    const offered = state.offeredTools(tools);
     const returnDirect =
       toolCalls.length > 0 &&
       toolCalls.every((call) => offered.get(call.name)?.returnDirect === true);
@@ -214,6 +225,9 @@ export class ToolLoopRun {
       state.round,
       values,
     );
+    const repair = options.repairToolCall;
+    const around =
+      repair === undefined ? aroundCall : withRepair(aroundCall, repair, options, round, state);
     const { results, finished, rest$ } = startToolCalls(calls, {
       tools: offered,
       values,
@@ -224,7 +238,7 @@ export class ToolLoopRun {
       onToolError: options.onToolError,
       errorContent: (error, call) => this.hooks.toolErrorContent(error, call, state),
       guard: state.countCall,
-      aroundCall,
+      aroundCall: around,
       aroundExecute,
       callContext: state.context,
       reportUsage: state.reportUsage,
@@ -268,12 +282,8 @@ export class ToolLoopRun {
       };
       return [text, ...this.loopEnd('return-direct')];
     }
-    const stopWhen = this.options.stopWhen;
-    if (stopWhen !== undefined) {
-      const progress = { round: state.round, response, results, usage: state.usage.total, state };
-      const stop = firstStop(stopWhen, progress);
-      if (stop !== undefined) return this.loopEnd(response.finishReason, stop);
-    }
+    const stop = firstStop(this.options.stopWhen, response, results, state);
+    if (stop !== undefined) return this.loopEnd(response.finishReason, stop);
     const messages = this.hooks.nextRoundMessages(request, response, results, state);
     return [new LoopStep(request.withMessages(messages))];
   }
