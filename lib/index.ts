@@ -249,3 +249,9 @@ export { BudgetExceededError, type BudgetSpent } from './errors/budget-exceeded-
 // Loop control: per-round preparation and tool-call repair (docs/loop-control.md)
 export type { PrepareRound, RoundPreparation } from './tools/prepare-round.js';
 export type { ToolCallRepair, ToolCallRepairRequest } from './tools/repair-tool-call.js';
+export {
+  keywordToolIndex,
+  toolSearch,
+  type ToolIndex,
+  type ToolSearchOptions,
+} from './tools/tool-search.js';
