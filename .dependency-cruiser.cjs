@@ -62,6 +62,8 @@ const LAYERS = {
   // guardrails/: input, output and tool guardrails, PII redaction (docs/guardrails.md); the
   // model judge takes a ChatClient, so above client/.
   guardrails: ['client', 'advisor-api', 'core', 'errors'],
+  // budget/: BudgetAdvisor, a run's budget through the model-call and tool-call seams.
+  budget: ['advisor-api', 'core', 'errors'],
 };
 
 /**

@@ -240,3 +240,35 @@ export * from './deprecated-root-exports.js';
 // Guardrails: the chunk and the error a trip ends a stream with (the guardrails are in rx-advisors/guardrails)
 export type { GuardrailTrippedChunk } from './core/chat-chunk.js';
 export { GuardrailTrippedError, type GuardrailStage } from './errors/guardrail-tripped-error.js';
+// Loop control: stop conditions, the stop reason, hook errors (docs/loop-control.md)
+export type {
+  BudgetExceededReason,
+  LoopStopReason,
+  StopConditionReason,
+} from './core/loop-stop-reason.js';
+export {
+  hasToolCall,
+  roundCountIs,
+  stepCountIs,
+  stopCondition,
+  usageAbove,
+  type LoopProgress,
+  type StopCondition,
+  type UsageAboveOptions,
+} from './tools/stop-conditions.js';
+export { LoopHookError } from './errors/loop-hook-error.js';
+
+// Budgets: a run's limits enforced mid-stream (docs/loop-control.md)
+export { BudgetAdvisor } from './budget/budget-advisor.js';
+export type { BudgetAdvisorOptions, ModelPrice } from './budget/budget-advisor-options.js';
+export { BudgetExceededError, type BudgetSpent } from './errors/budget-exceeded-error.js';
+
+// Loop control: per-round preparation and tool-call repair (docs/loop-control.md)
+export type { PrepareRound, RoundPreparation } from './tools/prepare-round.js';
+export type { ToolCallRepair, ToolCallRepairRequest } from './tools/repair-tool-call.js';
+export {
+  keywordToolIndex,
+  toolSearch,
+  type ToolIndex,
+  type ToolSearchOptions,
+} from './tools/tool-search.js';

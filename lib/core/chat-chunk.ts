@@ -2,6 +2,7 @@ import type { ReasoningPart, ToolCall } from './message.js';
 import type { DocumentSource, UrlSource } from './source.js';
 import type { GuardrailStage } from '../errors/guardrail-tripped-error.js';
 import type { Usage } from './usage.js';
+import type { LoopStopReason } from './loop-stop-reason.js';
 
 /**
  * Why a model stopped. `return-direct` is set by the tool loop when a return-direct
@@ -138,6 +139,8 @@ export interface MetadataChunk {
   model?: string;
   /** Model calls behind this stream, set by recursive advisors (tool loop, retries). */
   rounds?: number;
+  /** Why the tool loop stopped early (a `stopWhen` condition, a budget); absent otherwise. */
+  stopReason?: LoopStopReason;
 }
 
 /** Why the stream ended. Always the last chunk of a stream. */

@@ -1,5 +1,6 @@
 import type { FinishReason } from './chat-chunk.js';
 import type { AssistantMessage } from './message.js';
+import type { LoopStopReason } from './loop-stop-reason.js';
 import type { Source } from './source.js';
 import type { Usage } from './usage.js';
 
@@ -35,5 +36,7 @@ export interface ChatResponse {
      * order, one per id (a later one with the same id replaces it); absent when there were none.
      */
     sources?: Source[];
+    /** Why the tool loop stopped early (a `stopWhen` condition, a budget); absent otherwise. */
+    stopReason?: LoopStopReason;
   };
 }

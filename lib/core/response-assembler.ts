@@ -1,5 +1,6 @@
 import type { ChatChunk, FinishReason, SourceChunk } from './chat-chunk.js';
 import type { ChatResponse } from './chat-response.js';
+import type { LoopStopReason } from './loop-stop-reason.js';
 import type { AssistantMessage, ReasoningPart, ToolCall } from './message.js';
 import type { DocumentSource, Source, UrlSource } from './source.js';
 import { emptyUsage } from './usage.js';
@@ -36,6 +37,7 @@ export class ResponseAssembler {
   private id: string | undefined;
   private model: string | undefined;
   private rounds: number | undefined;
+  private stopReason: LoopStopReason | undefined;
   // Keyed by id: a source sent again (a re-run retrieval) replaces the first, in its place.
   private sources: Map<string, Source> | undefined;
 
@@ -68,6 +70,7 @@ export class ResponseAssembler {
         if (chunk.id !== undefined) this.id = chunk.id;
         if (chunk.model !== undefined) this.model = chunk.model;
         if (chunk.rounds !== undefined) this.rounds = chunk.rounds;
+        if (chunk.stopReason !== undefined) this.stopReason = chunk.stopReason;
         break;
       case 'finish':
         this.finishReason = chunk.reason;
@@ -145,6 +148,7 @@ export class ResponseAssembler {
     if (this.id !== undefined) response.metadata.id = this.id;
     if (this.model !== undefined) response.metadata.model = this.model;
     if (this.sources !== undefined) response.metadata.sources = [...this.sources.values()];
+    if (this.stopReason !== undefined) response.metadata.stopReason = this.stopReason;
     return response;
   }
 

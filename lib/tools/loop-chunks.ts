@@ -11,6 +11,7 @@ export function finalChunks(summary: ToolLoopSummary): ChatChunk[] {
   const metadata: ChatChunk = { type: 'metadata', rounds: summary.rounds };
   if (summary.id !== undefined) metadata.id = summary.id;
   if (summary.model !== undefined) metadata.model = summary.model;
+  if (summary.stopReason !== undefined) metadata.stopReason = summary.stopReason;
   return [
     metadata,
     { type: 'usage', usage: summary.usage },

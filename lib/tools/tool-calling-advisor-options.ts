@@ -14,6 +14,9 @@ import {
 } from './tool-execution.js';
 import type { ToolApprovalRequirement, ToolApprover } from './tool-approval.js';
 import type { ToolLoopState } from './tool-loop-state.js';
+import { toStopConditions, type StopCondition } from './stop-conditions.js';
+import type { PrepareRound } from './prepare-round.js';
+import type { ToolCallRepair } from './repair-tool-call.js';
 
 /**
  * What happens to text a model streams in a round that ends with tool calls (a preamble
@@ -93,6 +96,24 @@ export interface ToolCallingAdvisorOptions {
   approve?: ToolApprover;
   /** Tools that need approval besides those declaring `needsApproval`: names or a predicate. */
   requireApproval?: ToolApprovalRequirement;
+  /**
+   * Stops the loop after a round whose tools ran when one of these holds (any of an
+   * array): `stepCountIs(n)`, `hasToolCall(name)`, `usageAbove({...})` or your own
+   * predicate. The final `metadata` chunk names it in `stopReason`. Default: none.
+   */
+  stopWhen?: StopCondition | readonly StopCondition[];
+  /**
+   * Changes one round's request before it is sent: another model, a subset of the tools,
+   * a tool choice, options or trimmed messages, for that round only. Default: none.
+   */
+  prepareRound?: PrepareRound;
+  /**
+   * Repairs a call that names an unknown tool or fails argument validation (or declines);
+   * its usage counts through `reportUsage`. Default: none (the model sees the error).
+   */
+  repairToolCall?: ToolCallRepair;
+  /** Repairs tried per tool call; default 1. */
+  maxRepairAttempts?: number;
 }
 
 /** The options with defaults applied (what subclasses see as `this.options`). */
@@ -111,6 +132,11 @@ export interface ResolvedToolCallingAdvisorOptions {
   readonly preamble: PreamblePolicy;
   readonly approve: ToolApprover | undefined;
   readonly requireApproval: ToolApprovalRequirement | undefined;
+  /** The `stopWhen` conditions as a list; `undefined` when none. */
+  readonly stopWhen: readonly StopCondition[] | undefined;
+  readonly prepareRound: PrepareRound | undefined;
+  readonly repairToolCall: ToolCallRepair | undefined;
+  readonly maxRepairAttempts: number;
 }
 
 /**
@@ -132,6 +158,10 @@ export const TOOL_CALLING_ADVISOR_DEFAULTS: ResolvedToolCallingAdvisorOptions = 
   preamble: 'stream',
   approve: undefined,
   requireApproval: undefined,
+  stopWhen: undefined,
+  prepareRound: undefined,
+  repairToolCall: undefined,
+  maxRepairAttempts: 1,
 });
 
 const RULES: OptionRules<ToolCallingAdvisorOptions> = {
@@ -166,6 +196,21 @@ const RULES: OptionRules<ToolCallingAdvisorOptions> = {
       typeof value === 'function' ||
       (Array.isArray(value) && value.every((name) => typeof name === 'string')),
   ),
+  stopWhen: Rules.custom(
+    'a stop condition (progress) => boolean, or an array of them (stepCountIs, hasToolCall, usageAbove, ...)',
+    (value) =>
+      typeof value === 'function' ||
+      (Array.isArray(value) && value.every((condition) => typeof condition === 'function')),
+  ),
+  prepareRound: Rules.custom(
+    'a function ({ round, request, state }) => RoundPreparation | undefined',
+    (value) => typeof value === 'function',
+  ),
+  repairToolCall: Rules.custom(
+    'a function ({ call, error, tool, tools, ... }) => repaired call | undefined (or a Promise/Observable of it)',
+    (value) => typeof value === 'function',
+  ),
+  maxRepairAttempts: Rules.integer(1, 10),
 };
 
 /**
@@ -180,5 +225,5 @@ export function resolveToolCallingAdvisorOptions(
   const limitRules: Record<string, OptionRule> = {};
   for (const name of Object.keys(limits)) limitRules[name] = Rules.integer(0);
   validateOptions(limits, limitRules, 'toolCallLimits.');
-  return resolved;
+  return { ...resolved, stopWhen: toStopConditions(options.stopWhen) };
 }

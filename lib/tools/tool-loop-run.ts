@@ -6,6 +6,7 @@ import { expandRounds } from '../core/expand-rounds.js';
 import { filterThen } from '../core/filter-then.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
+import type { LoopStopReason } from '../core/loop-stop-reason.js';
 import type { ToolMessage } from '../core/message.js';
 import { ToolLoopTranscript } from '../core/tool-loop-transcript.js';
 import { ToolLoopLimitError } from '../errors/tool-loop-limit-error.js';
@@ -21,6 +22,10 @@ import {
   type RoundEnd,
 } from './round-end.js';
 import { startToolCalls } from './start-tool-calls.js';
+import { firstStop } from './stop-conditions.js';
+import { prepareRequest } from './prepare-round.js';
+import { withRepair } from './repair-tool-call.js';
+import type { Tool } from '../core/tool.js';
 import { isToolMessage, type ToolCallEvent } from './tool-call-results.js';
 import { resumeApprovals, resumedRound } from './approval-resume.js';
 import {
@@ -93,11 +98,15 @@ export class ToolLoopRun {
       const { state } = this;
       const round = ++state.round;
       const request = this.hooks.beforeRound(base, state);
+      const { prepareRound } = this.options;
+      // Prepared for this round only: the next round is built from `request`.
+      const sent =
+        prepareRound === undefined ? request : prepareRequest(request, prepareRound, state);
       const assembly = new RoundAssembly(this.options.emitToolEvents, this.options.preamble);
       const body$ = filterThen<ChatChunk, LoopItem>(
-        this.chain.next(request),
+        this.chain.next(sent),
         assembly.forward,
-        () => this.endRound(request, assembly),
+        () => this.endRound(request, assembly, sent.tools),
         this.roundFailed,
       );
       return this.options.emitToolEvents
@@ -106,7 +115,11 @@ export class ToolLoopRun {
     });
   }
 
-  private endRound(request: ChatRequest, assembly: RoundAssembly): RoundEnd {
+  private endRound(
+    request: ChatRequest,
+    assembly: RoundAssembly,
+    tools: readonly Tool[],
+  ): RoundEnd {
     const { state, hooks, options } = this;
     const built = assembly.assembler.build();
     const renamed = renameRepeatedIds(built);
@@ -124,7 +137,7 @@ export class ToolLoopRun {
       return out;
     }
     const toolCalls = response.message.toolCalls ?? [];
-    const offered = state.offeredTools(request.tools);
+    const offered = state.offeredTools(tools);
     const returnDirect =
       toolCalls.length > 0 &&
       toolCalls.every((call) => offered.get(call.name)?.returnDirect === true);
@@ -212,6 +225,9 @@ export class ToolLoopRun {
       state.round,
       values,
     );
+    const repair = options.repairToolCall;
+    const around =
+      repair === undefined ? aroundCall : withRepair(aroundCall, repair, options, round, state);
     const { results, finished, rest$ } = startToolCalls(calls, {
       tools: offered,
       values,
@@ -222,7 +238,7 @@ export class ToolLoopRun {
       onToolError: options.onToolError,
       errorContent: (error, call) => this.hooks.toolErrorContent(error, call, state),
       guard: state.countCall,
-      aroundCall,
+      aroundCall: around,
       aroundExecute,
       callContext: state.context,
       reportUsage: state.reportUsage,
@@ -266,6 +282,8 @@ export class ToolLoopRun {
       };
       return [text, ...this.loopEnd('return-direct')];
     }
+    const stop = firstStop(this.options.stopWhen, response, results, state);
+    if (stop !== undefined) return this.loopEnd(response.finishReason, stop);
     const messages = this.hooks.nextRoundMessages(request, response, results, state);
     return [new LoopStep(request.withMessages(messages))];
   }
@@ -282,13 +300,14 @@ export class ToolLoopRun {
     noteModelCalls(err, this.state.modelCalls + takeModelCalls(err));
   };
 
-  private loopEnd(finishReason: FinishReason): ChatChunk[] {
+  private loopEnd(finishReason: FinishReason, stopReason?: LoopStopReason): ChatChunk[] {
     const { state } = this;
     const initial: ToolLoopSummary = {
       finishReason,
       usage: state.usage.total,
       rounds: state.modelCalls,
     };
+    if (stopReason !== undefined) initial.stopReason = stopReason;
     if (state.id !== undefined) initial.id = state.id;
     if (state.model !== undefined) initial.model = state.model;
     return finalChunks(this.hooks.finalizeLoop(initial, state));

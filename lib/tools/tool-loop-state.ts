@@ -1,4 +1,5 @@
 import type { FinishReason } from '../core/chat-chunk.js';
+import type { LoopStopReason } from '../core/loop-stop-reason.js';
 import type { Message, ToolCall } from '../core/message.js';
 import { ToolCallLimitError } from '../errors/tool-call-limit-error.js';
 import type { Usage } from '../core/usage.js';
@@ -109,4 +110,6 @@ export interface ToolLoopSummary {
   /** The last round's response id and model. */
   id?: string;
   model?: string;
+  /** Why the loop stopped before the model finished on its own (a `stopWhen` condition). */
+  stopReason?: LoopStopReason;
 }
