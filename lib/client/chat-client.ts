@@ -4,6 +4,7 @@ import type { ChatOptions } from '../core/chat-options.js';
 import type { Tool } from '../core/tool.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { ClientDefaults } from './client-defaults.js';
+import { refuseRepeatedTools } from '../tools/unique-tools.js';
 import { PromptSpec } from './prompt-spec.js';
 import type { ToolLookup } from './tool-lookup.js';
 
@@ -125,7 +126,9 @@ export class ChatClientBuilder {
    * @returns this builder.
    */
   defaultTools(...tools: Tool[]): this {
-    return this.set({ tools: [...this.state.tools, ...tools] });
+    return this.set({
+      tools: refuseRepeatedTools([...this.state.tools, ...tools], 'defaultTools'),
+    });
   }
 
   /**
