@@ -10,4 +10,10 @@ describe('README.md', () => {
     const figures = readme.match(/\b\d[\d,.]*\s*(packages|suites|tests)\b|\b\d+(\.\d+)? s\b/g);
     expect(figures).toBeNull();
   });
+
+  it('tells TypeScript 6/7 users to add "types": ["node"] (their default is [])', () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    expect(readme).toContain('**TypeScript 6 and 7**');
+    expect(readme).toContain('`"types": ["node"]`');
+  });
 });
