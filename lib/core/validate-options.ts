@@ -64,7 +64,10 @@ export const Rules = {
   required: (optionRule: OptionRule): OptionRule => ({ ...optionRule, required: true }),
 } as const;
 
-/** How {@link validateOptions} treats keys that are neither in the rules nor in `known`. */
+/**
+ * How {@link validateOptions} treats keys that are neither in the rules nor in `known`.
+ * @internal
+ */
 export interface UnknownKeyPolicy {
   /** Options that have no rule but are known (checked elsewhere, or any value goes). */
   readonly known?: readonly string[];
