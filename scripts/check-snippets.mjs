@@ -9,18 +9,23 @@
 // Snippets may use the few names scripts/snippet-prelude.ts declares (`client`, `model`,
 // `getTime`, `chunks$`, `req`, `res`…). A snippet that is deliberately partial (a fragment
 // that leans on other names from the text around it) says so in its fence: ```ts partial.
-// It is skipped, and counted. TSDoc of `@internal` declarations is not checked (its
-// examples show internals, which cannot be imported from the package).
+// It is skipped, and counted. A snippet presented as a complete program (one that runs as
+// written in a fresh project: ```ts program) is checked WITHOUT the prelude, so one that
+// leans on `model` or `getTime` without declaring them fails. The first ```ts block of
+// every docs/*.md page must be a program or say it is partial. TSDoc of `@internal`
+// declarations is not checked (its examples show internals, which cannot be imported from
+// the package).
 //
 //   node scripts/check-snippets.mjs            check, exit 1 on errors
 //   node scripts/check-snippets.mjs --list     print where each snippet comes from
-import { execFileSync } from 'node:child_process';
+//   node scripts/check-snippets.mjs --page docs/x.md   check only these pages (repeatable)
+import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const out = join(root, 'node_modules', '.cache', 'rx-advisors-snippets');
+let out = join(root, 'node_modules', '.cache', 'rx-advisors-snippets');
 const fence = /^(\s*)```(ts|typescript)([^\n]*)$/;
 
 /** Every file under `dir` (recursively) whose name ends with `suffix`. */
@@ -46,6 +51,7 @@ function blocksOf(lines, firstLine) {
     blocks.push({
       line: firstLine + i + 1,
       partial: /\bpartial\b/.test(open[3]),
+      program: /\bprogram\b/.test(open[3]),
       code: lines
         .slice(i + 1, end)
         .map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length)))
@@ -100,7 +106,10 @@ function tsdocSnippets(file) {
 }
 
 /** Every snippet with its origin, `{ file, line, partial, code }`. */
-export function collectSnippets() {
+export function collectSnippets(only = []) {
+  if (only.length > 0) {
+    return only.flatMap((file) => markdownSnippets(file).map((s) => ({ file, ...s })));
+  }
   const pages = ['README.md', ...filesUnder('docs', '.md').filter((file) => !file.includes('/.'))];
   return [
     ...pages.flatMap((file) => markdownSnippets(file).map((s) => ({ file, ...s }))),
@@ -108,8 +117,30 @@ export function collectSnippets() {
   ];
 }
 
-function main() {
-  const snippets = collectSnippets();
+/**
+ * A page's first example is what a reader copies: each docs/*.md page whose first ```ts
+ * block is neither a complete program (```ts program) nor marked partial is an error.
+ */
+export function firstExampleErrors(snippets) {
+  const firsts = new Map();
+  for (const s of snippets) {
+    if (/(^|\/)docs\/[^/]+\.md$/.test(s.file) && !firsts.has(s.file)) firsts.set(s.file, s);
+  }
+  return [...firsts.values()]
+    .filter((s) => !s.program && !s.partial && s.copyOf === undefined)
+    .map(
+      (s) =>
+        `${s.file}:${s.line}: a page's first example must run as written: mark it \`\`\`ts program (checked without the prelude) or \`\`\`ts partial`,
+    );
+}
+
+async function main() {
+  const only = process.argv.flatMap((arg, i) =>
+    process.argv[i - 1] === '--page' ? [relative(root, join(process.cwd(), arg))] : [],
+  );
+  const snippets = collectSnippets(only);
+  // A run over chosen pages (a test) must not clobber a full run going on at the same time.
+  if (only.length > 0) out = `${out}-pages-${process.pid}`;
   if (process.argv.includes('--list')) {
     for (const s of snippets) console.log(`${s.file}:${s.line}${s.partial ? ' (partial)' : ''}`);
     return;
@@ -128,43 +159,60 @@ function main() {
       }
     })
     .map((s) => `${s.file}:${s.line}: differs from ${s.copyOf} (or it does not exist)`);
+  // Two projects: snippets that may use the prelude, and complete programs, which may not.
+  const programs = join(out, 'programs');
+  mkdirSync(programs, { recursive: true });
   checked.forEach((s, index) => {
     const name = `${String(index).padStart(3, '0')}-${s.file.replace(/[^\w]+/g, '-')}.ts`;
     // `export {}` makes every snippet a module, so two snippets may declare the same name.
-    writeFileSync(join(out, name), `${s.code}\nexport {};\n`);
+    writeFileSync(join(s.program ? programs : out, name), `${s.code}\nexport {};\n`);
     origin.set(name, s);
   });
-  const base = relative(out, join(root, 'tsconfig.json'));
+  // A user's project is `strict`, rarely stricter: the repository's own extra flags
+  // (exactOptionalPropertyTypes, unused names…) would reject sound user code.
+  const compilerOptions = {
+    noUnusedLocals: false,
+    noUnusedParameters: false,
+    exactOptionalPropertyTypes: false,
+    noImplicitReturns: false,
+    noEmit: true,
+  };
   writeFileSync(
     join(out, 'tsconfig.json'),
     JSON.stringify({
-      extends: base,
-      // A user's project is `strict`, rarely stricter: the repository's own extra flags
-      // (exactOptionalPropertyTypes, unused names…) would reject sound user code.
-      compilerOptions: {
-        noUnusedLocals: false,
-        noUnusedParameters: false,
-        exactOptionalPropertyTypes: false,
-        noImplicitReturns: false,
-        noEmit: true,
-      },
+      extends: relative(out, join(root, 'tsconfig.json')),
+      compilerOptions,
       include: ['*.ts', relative(out, join(root, 'scripts', 'snippet-prelude.ts'))],
     }),
   );
+  writeFileSync(
+    join(programs, 'tsconfig.json'),
+    JSON.stringify({
+      extends: relative(programs, join(root, 'tsconfig.json')),
+      compilerOptions,
+      include: ['*.ts'],
+    }),
+  );
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  let output = '';
-  try {
-    execFileSync(process.execPath, [tsc, '-p', out, '--pretty', 'false'], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-  } catch (error) {
-    output = `${error.stdout ?? ''}${error.stderr ?? ''}`;
-  }
+  // The two projects compile side by side (the programs' one is small but imports lib/).
+  const outputs = await Promise.all(
+    [out, programs].map(
+      (project) =>
+        new Promise((resolve) => {
+          execFile(
+            process.execPath,
+            [tsc, '-p', project, '--pretty', 'false'],
+            { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+            (error, stdout, stderr) => resolve(error ? `${stdout ?? ''}${stderr ?? ''}` : ''),
+          );
+        }),
+    ),
+  );
+  const output = outputs.join('');
   // tsc reports `<file>(<line>,<column>): error TS…`; map snippet lines back to the page.
   // Errors in lib/ itself are the lint's to report (tsc -p tsconfig.json): only snippet
   // errors, with their continuation lines, are kept.
-  const errors = [...copyErrors];
+  const errors = [...copyErrors, ...firstExampleErrors(snippets)];
   let inSnippet = false;
   for (const line of output.split('\n')) {
     if (line.trim() === '') continue;
@@ -179,9 +227,12 @@ function main() {
     const s = origin.get(match[1]);
     errors.push(`${s.file}:${s.line + Number(match[2]) - 1}:${match[3]} ${match[4]}`);
   }
+  if (only.length > 0) rmSync(out, { recursive: true, force: true });
   const partial = snippets.length - checked.length - copies.length;
+  const programCount = checked.filter((s) => s.program).length;
   const summary =
-    `${checked.length + copies.length} snippets type-checked (${copies.length} as repository files),` +
+    `${checked.length + copies.length} snippets type-checked (${copies.length} as repository files,` +
+    ` ${programCount} as complete programs without the prelude),` +
     ` ${partial} marked partial and skipped`;
   if (errors.length > 0) {
     console.error(errors.join('\n'));
@@ -193,4 +244,4 @@ function main() {
   console.log(summary);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) main();
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

@@ -41,12 +41,13 @@ async function main(): Promise<void> {
   if (mcp.description !== undefined) console.log(`MCP tools from: ${mcp.description}`);
 
   let stopping = false;
-  const stop = (signal: NodeJS.Signals): void => {
+  const stop = (signal: string): void => {
     if (stopping) {
       console.log(`${signal} again: exiting now`);
       process.exit(130);
     }
     stopping = true;
+    clearInterval(launcherWatch);
     console.log(`\n${signal}: stopping (${server.activeStreams} stream(s) running)`);
     server
       .close()
@@ -63,6 +64,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // `npm start` runs this under `sh -c`, and a shell does not pass on the SIGTERM npm
+  // forwards to it: the shell exits and this process is re-parented. Take that as SIGTERM
+  // (checked twice a second; the timer does not keep the process alive).
+  const launcher = process.ppid;
+  const launcherWatch = setInterval(() => {
+    if (process.ppid !== launcher) stop('SIGTERM (the launcher, npm start, has exited)');
+  }, 500);
+  launcherWatch.unref();
 }
 
 /** A listen failure in words: which port, and how to pick another. */

@@ -6,6 +6,7 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { MEDIA_LIMITS_RULES, resolveMediaLimits, type MediaLimits } from '../core/media-limits.js';
 import { validateOptions } from '../core/validate-options.js';
 import type { ClientDefaults } from './client-defaults.js';
+import { refuseRepeatedTools } from '../tools/unique-tools.js';
 import { PromptSpec } from './prompt-spec.js';
 import type { ToolLookup } from './tool-lookup.js';
 
@@ -128,7 +129,9 @@ export class ChatClientBuilder {
    * @returns this builder.
    */
   defaultTools(...tools: Tool[]): this {
-    return this.set({ tools: [...this.state.tools, ...tools] });
+    return this.set({
+      tools: refuseRepeatedTools([...this.state.tools, ...tools], 'defaultTools'),
+    });
   }
 
   /**

@@ -9,7 +9,7 @@ import type { Message } from '../core/message.js';
 import type { MediaPart } from '../core/media-part.js';
 import type { Tool } from '../core/tool.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import { uniqueTools } from '../tools/unique-tools.js';
+import { refuseRepeatedTools, uniqueTools } from '../tools/unique-tools.js';
 import { CallResponseSpec } from './call-response-spec.js';
 import type { ClientDefaults } from './client-defaults.js';
 import { withoutRedundantInstructions } from './entity-call-advisors.js';
@@ -111,7 +111,7 @@ export class PromptSpec {
    * @returns A new spec.
    */
   tools(...tools: Tool[]): PromptSpec {
-    return this.with({ tools: [...this.state.tools, ...tools] });
+    return this.with({ tools: refuseRepeatedTools([...this.state.tools, ...tools], 'tools') });
   }
 
   /**

@@ -9,6 +9,7 @@ import { Order } from '../advisor-api/order.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { ToolCallingAdvisor } from '../tools/tool-calling-advisor.js';
+import { noToolsGuard } from './no-tools-guard.js';
 
 /** Options of {@link resolveAdvisors}. */
 export interface ResolveAdvisorsOptions {
@@ -21,7 +22,8 @@ export interface ResolveAdvisorsOptions {
 /**
  * The advisors a ChatClient call runs: the registered ones, plus a `ToolCallingAdvisor`
  * when the call has tools (or an advisor `isToolContributor`), no tool loop advisor
- * (`isToolLoop`) is registered yet, and the call did not set `toolCallingAdvisorAutoRegister: false`. Two
+ * (`isToolLoop`) is registered yet, and the call did not set `toolCallingAdvisorAutoRegister: false`;
+ * a call with no tools at all gets `noToolsGuard()` instead (a tool call is an error). Two
  * tool calling advisors in one chain is an `InvalidOptionsError`. When an advisor ordered
  * after the loop manages the conversation itself (`isConversationHistoryAware`), the
  * added loop runs with `conversationHistory: false`.
@@ -45,7 +47,8 @@ export function resolveAdvisors(options: ResolveAdvisorsOptions): readonly Advis
     return advisors;
   }
   const needsLoop = request.tools.length > 0 || advisors.some(isToolContributor);
-  if (!needsLoop) return advisors;
+  // No tools: a tool call from the model is an error, not an empty answer (docs/tool-calling.md).
+  if (!needsLoop) return [...advisors, noToolsGuard()];
   const memoryInsideLoop = advisors.some(
     (advisor) => advisor.order > Order.TOOL_CALLING && isConversationHistoryAware(advisor),
   );

@@ -1,4 +1,5 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { nearestName } from './nearest-name.js';
 
 /** One check on one option: a predicate and the words that say what it expects. */
 export interface OptionRule {
@@ -64,14 +65,37 @@ export const Rules = {
 } as const;
 
 /**
+ * How {@link validateOptions} treats keys that are neither in the rules nor in `known`.
+ * @internal
+ */
+export interface UnknownKeyPolicy {
+  /** Options that have no rule but are known (checked elsewhere, or any value goes). */
+  readonly known?: readonly string[];
+  /**
+   * `'typos'` (the default): a key close to a known one (`maxRound` for `maxRounds`) is an
+   * error naming it; other keys pass, since some options objects are, by design, wider
+   * than the rules of the function that checks them (a subclass's options, a source's
+   * `server` checked elsewhere). `'refuse'`: every unknown key is an error, for a final
+   * options type (a class's constructor when `new.target` is the class itself).
+   * `'allow'`: no key is (the rules are a subset on purpose).
+   */
+  readonly unknownKeys?: 'refuse' | 'typos' | 'allow';
+}
+
+/**
  * Checks every option that has a rule and is not `undefined`; throws an
  * `InvalidOptionsError` naming the first bad option, its value and what is expected.
+ * A key that is neither in the rules nor in `policy.known` but close to one of them is
+ * refused too, naming it (`maxRound` → "did you mean maxRounds?"): a misspelt option would
+ * otherwise be silently ignored and its default used. With `unknownKeys: 'refuse'` every
+ * unknown key is.
  * The one option-validation helper of the library: every options type declares its
  * rules (and its defaults, in one readonly constant) next to its interface.
  *
  * @param options The options as the user passed them (may be `undefined`).
  * @param rules The rules, by option name.
  * @param prefix Prepended to option names in errors (`'toolCallLimits.'`).
+ * @param policy Known options without a rule, and how unknown keys are treated.
  * @returns The same options object, or `{}` for `undefined`.
  * @internal
  */
@@ -79,8 +103,10 @@ export function validateOptions<T extends object>(
   options: T | undefined,
   rules: OptionRules<T>,
   prefix = '',
+  policy: UnknownKeyPolicy = {},
 ): T {
   const given = (options ?? {}) as T;
+  if (policy.unknownKeys !== 'allow') refuseUnknownKeys(given, rules, prefix, policy);
   for (const key of Object.keys(rules) as (keyof T & string)[]) {
     const check = rules[key];
     const value: unknown = given[key];
@@ -107,4 +133,27 @@ export function withDefaults<D extends object, T extends object>(defaults: D, op
     if (value !== undefined) merged[key] = value;
   }
   return merged as D & T;
+}
+
+function refuseUnknownKeys(
+  given: object,
+  rules: object,
+  prefix: string,
+  policy: UnknownKeyPolicy,
+): void {
+  const known = [...Object.keys(rules), ...(policy.known ?? [])];
+  for (const [key, value] of Object.entries(given)) {
+    if (value === undefined || known.includes(key)) continue;
+    const nearest = nearestName(key, known);
+    if (nearest === undefined && policy.unknownKeys !== 'refuse') continue;
+    const options = known.map((name) => `"${prefix}${name}"`).join(', ');
+    throw new InvalidOptionsError({
+      option: prefix + key,
+      value,
+      expected:
+        nearest === undefined
+          ? `no such option; the known options are ${options}`
+          : `no such option; did you mean "${prefix}${nearest}"?`,
+    });
+  }
 }

@@ -41,6 +41,11 @@ export interface StructuredOutputErrorOptions {
   errorCount?: number;
   /** How many failures the last attempt had, kept or not; default: those kept in `errors`. */
   lastAttemptErrorCount?: number;
+  /**
+   * Why the retry after the last answer never answered (its model call failed): given,
+   * the error says both that and why the last answer was rejected.
+   */
+  cause?: unknown;
 }
 
 /**
@@ -75,10 +80,14 @@ export class StructuredOutputError extends RxAdvisorsError {
       .slice(0, 3)
       .map((issue) => `${issue.path || '(answer)'} ${issue.message}`)
       .join('; ');
+    const rejected = `${summary}${lastCount > 3 ? ` (and ${lastCount - 3} more)` : ''}`;
     super(
-      `No answer matched the output schema after ${options.attempts} attempt(s); the last one failed with: ` +
-        `${summary}${lastCount > 3 ? ` (and ${lastCount - 3} more)` : ''}. ` +
-        `Raise maxAttempts, simplify the schema, or use onExhausted: 'return-last'.`,
+      options.cause === undefined
+        ? `No answer matched the output schema after ${options.attempts} attempt(s); the last one failed with: ` +
+            `${rejected}. Raise maxAttempts, simplify the schema, or use onExhausted: 'return-last'.`
+        : `Attempt ${options.attempts + 1} (a retry) failed before it answered: ${causeText(options.cause)}. ` +
+            `It was a retry because attempt ${options.attempts}'s answer did not match the output schema: ${rejected}.`,
+      options.cause === undefined ? {} : { cause: options.cause },
     );
     Object.defineProperty(this, MARKER, { value: true });
     this.attempts = options.attempts;
@@ -95,4 +104,9 @@ export class StructuredOutputError extends RxAdvisorsError {
   static override isInstance(error: unknown): error is StructuredOutputError {
     return hasErrorMarker(error, MARKER);
   }
+}
+
+function causeText(cause: unknown): string {
+  const text = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  return text.replace(/\.$/, '');
 }

@@ -24,12 +24,13 @@ export class ToolNotFoundError extends RxAdvisorsError {
   /** The names that are available. */
   readonly available: readonly string[];
 
-  /** @param options The missing name and the available ones. */
-  constructor(options: { toolName: string; available: readonly string[] }) {
+  /** @param options The missing name, the available ones, and what to do (optional). */
+  constructor(options: { toolName: string; available: readonly string[]; hint?: string }) {
     const names = options.available.map((name) => `"${name}"`).join(', ');
     super(
       `There is no tool named "${options.toolName}" here. ` +
-        (names === '' ? 'No tools are available.' : `Use one of the available tools: ${names}.`),
+        (names === '' ? 'No tools are available.' : `Use one of the available tools: ${names}.`) +
+        (options.hint === undefined ? '' : ` ${options.hint}`),
     );
     Object.defineProperty(this, MARKER, { value: true });
     this.toolName = options.toolName;

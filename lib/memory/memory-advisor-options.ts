@@ -5,6 +5,7 @@ import {
   validateOptions,
   withDefaults,
   type OptionRules,
+  type UnknownKeyPolicy,
 } from '../core/validate-options.js';
 import type { ChatMemory } from './chat-memory.js';
 import { MessageWindowChatMemory } from './message-window-chat-memory.js';
@@ -76,8 +77,9 @@ const CHAT_MEMORY_ADVISOR_RULES = {
 export function resolveChatMemoryAdvisorOptions(
   options: ChatMemoryAdvisorOptions,
   defaults: { name: string; order?: number },
+  policy: UnknownKeyPolicy = {},
 ): ResolvedChatMemoryAdvisorOptions {
-  const given = validateOptions(options, CHAT_MEMORY_ADVISOR_RULES);
+  const given = validateOptions(options, CHAT_MEMORY_ADVISOR_RULES, '', policy);
   const { order, name, saveToolMessages } = withDefaults(
     { ...CHAT_MEMORY_ADVISOR_DEFAULTS, ...defaults },
     given,

@@ -59,10 +59,12 @@ export class MessageChatMemoryAdvisor implements Advisor, ConversationHistoryAwa
 
   /** @param options Memory, order, name, default conversation id and `saveToolMessages`; all optional. */
   constructor(options: MessageChatMemoryAdvisorOptions = {}) {
-    const resolved = resolveChatMemoryAdvisorOptions(options, {
-      name: 'MessageChatMemoryAdvisor',
-      order: Order.CHAT_MEMORY,
-    });
+    const resolved = resolveChatMemoryAdvisorOptions(
+      options,
+      { name: 'MessageChatMemoryAdvisor', order: Order.CHAT_MEMORY },
+      // A subclass may take options of its own: only near misses of ours are refused then.
+      { unknownKeys: new.target === MessageChatMemoryAdvisor ? 'refuse' : 'typos' },
+    );
     this.name = resolved.name;
     this.order = resolved.order;
     this.chatMemory = resolved.chatMemory;

@@ -86,10 +86,15 @@ export class PromptChatMemoryAdvisor implements Advisor {
 
   /** @param options Memory, order, name, default conversation id, `saveToolMessages` and `systemTemplate`. */
   constructor(options: PromptChatMemoryAdvisorOptions = {}) {
-    const resolved = resolveChatMemoryAdvisorOptions(options, { name: 'PromptChatMemoryAdvisor' });
+    const resolved = resolveChatMemoryAdvisorOptions(
+      options,
+      { name: 'PromptChatMemoryAdvisor' },
+      { known: ['systemTemplate'] },
+    );
     const { systemTemplate } = withDefaults(
       { systemTemplate: PromptChatMemoryAdvisor.DEFAULT_TEMPLATE },
-      validateOptions(options, PROMPT_CHAT_MEMORY_ADVISOR_RULES),
+      // The shared options were checked (and unknown keys refused) just above.
+      validateOptions(options, PROMPT_CHAT_MEMORY_ADVISOR_RULES, '', { unknownKeys: 'allow' }),
     );
     this.name = resolved.name;
     this.order = resolved.order;

@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import { catchError, defer, type Observable } from 'rxjs';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
 import { previousAttemptMessages } from '../advisor-api/previous-attempt-messages.js';
@@ -106,7 +106,12 @@ interface ValidationRun {
   readonly issues: StructuredOutputIssue[];
   count: number;
   readonly loopAtStart: TranscriptMark;
+  /** The last answer sent back for a retry: the reason a later failure was a retry. */
+  rejected?: { readonly attempt: number; readonly text: string };
 }
+
+/** The run of each subscription, by its call context, for the error of a failed retry. */
+const runsByContext = new WeakMap<object, ValidationRun>();
 
 /**
  * Validates the answer as JSON against `outputSchema`; when it does not match, runs the
@@ -192,11 +197,15 @@ export class StructuredOutputValidationAdvisor<T = unknown> implements Advisor {
         }
         return prepared;
       },
-      start: (originalRequest) => ({
-        issues: [],
-        count: 0,
-        loopAtStart: ToolLoopTranscript.of(originalRequest.context).mark(),
-      }),
+      start: (originalRequest) => {
+        const run: ValidationRun = {
+          issues: [],
+          count: 0,
+          loopAtStart: ToolLoopTranscript.of(originalRequest.context).mark(),
+        };
+        runsByContext.set(originalRequest.context, run);
+        return run;
+      },
       next: (state, run) => this.decide(state, run),
     });
   }
@@ -208,7 +217,23 @@ export class StructuredOutputValidationAdvisor<T = unknown> implements Advisor {
    * @returns The attempts' chunks, `retry` chunks between them, then metadata, usage, finish.
    */
   advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
-    return this.delegate.advise(request, chain);
+    return defer(() =>
+      this.delegate.advise(request, chain).pipe(
+        // A retry that fails before it answers (the model call errors, a mock script runs
+        // out): say both causes, the failure and why there was a retry.
+        catchError((error: unknown) => {
+          const run = runsByContext.get(request.context);
+          if (run?.rejected === undefined || StructuredOutputError.isInstance(error)) throw error;
+          throw new StructuredOutputError({
+            attempts: run.rejected.attempt,
+            errors: run.issues,
+            lastText: run.rejected.text,
+            errorCount: run.count,
+            cause: error,
+          });
+        }),
+      ),
+    );
   }
 
   private decide(state: RecursionState, run: ValidationRun): RecursionStep | undefined {
@@ -229,6 +254,7 @@ export class StructuredOutputValidationAdvisor<T = unknown> implements Advisor {
         lastAttemptErrorCount: result.issueCount,
       });
     }
+    run.rejected = { attempt, text: response.text };
     const feedback = validationFeedback({
       issues: result.issues,
       issueCount: result.issueCount,

@@ -64,9 +64,8 @@ const DEFAULTS = { ...TOOL_EXECUTION_DEFAULTS, toolContext: {}, round: 1 } as co
 export function executeToolCalls(options: ExecuteToolCallsOptions): Observable<ToolMessage[]> {
   const resolved = withDefaults(
     DEFAULTS,
-    validateOptions(options, {
-      ...TOOL_EXECUTION_RULES,
-      round: Rules.integer(1),
+    validateOptions(options, { ...TOOL_EXECUTION_RULES, round: Rules.integer(1) }, '', {
+      known: ['toolCalls', 'tools', 'toolContext'],
     }),
   );
   const tools = toolsByName(resolved.tools);

@@ -219,8 +219,12 @@ const RULES: OptionRules<ToolCallingAdvisorOptions> = {
  */
 export function resolveToolCallingAdvisorOptions(
   options: ToolCallingAdvisorOptions,
+  unknownKeys: 'refuse' | 'typos' = 'refuse',
 ): ResolvedToolCallingAdvisorOptions {
-  const resolved = withDefaults(TOOL_CALLING_ADVISOR_DEFAULTS, validateOptions(options, RULES));
+  const resolved = withDefaults(
+    TOOL_CALLING_ADVISOR_DEFAULTS,
+    validateOptions(options, RULES, '', { unknownKeys }),
+  );
   const limits = resolved.toolCallLimits;
   const limitRules: Record<string, OptionRule> = {};
   for (const name of Object.keys(limits)) limitRules[name] = Rules.integer(0);

@@ -66,7 +66,11 @@ export class ToolCallingAdvisor implements Advisor {
 
   /** @param options Limits, concurrency, eligibility, history, events and error policy. */
   constructor(options: ToolCallingAdvisorOptions = {}) {
-    this.options = resolveToolCallingAdvisorOptions(options);
+    // A subclass may take options of its own: only near misses of ours are refused then.
+    this.options = resolveToolCallingAdvisorOptions(
+      options,
+      new.target === ToolCallingAdvisor ? 'refuse' : 'typos',
+    );
     this.order = this.options.order;
     this.name = this.options.name;
     Object.defineProperty(this, MARKER, { value: true });

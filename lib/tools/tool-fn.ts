@@ -137,8 +137,10 @@ export function tool<TArgs, TResult = unknown>(
 ): Tool<TArgs, TResult>;
 export function tool(options: ToolOptions<unknown, unknown, unknown>): Tool {
   const { name, description, parameters, execute, returnDirect = false, timeout } = options;
-  validateOptions(options, TOOL_NAME_RULE);
-  validateOptions(options, TOOL_RULES, `${name}.`);
+  validateOptions(options, TOOL_NAME_RULE, '', { unknownKeys: 'allow' });
+  validateOptions(options, TOOL_RULES, `${name}.`, {
+    known: ['name', 'parameters', 'returnDirect', 'argumentLimits'],
+  });
   const { needsApproval } = options;
   const parser = createArgumentsParser(name, parameters, options.argumentLimits);
   const convert = options.resultConverter ?? defaultResultConverter;

@@ -47,3 +47,31 @@ function duplicateName(name: string): InvalidOptionsError {
     expected: `one tool per name (two different tools are named "${name}"; rename one)`,
   });
 }
+
+/**
+ * Refuses a list that names one tool twice (`defaultTools(getTime, getTime)`): within one
+ * list a repeat is a mistake, not a choice. (A default tool listed again on a call is
+ * fine: {@link uniqueTools} counts it once.)
+ * @internal
+ * @example
+ * ```ts
+ * refuseRepeatedTools([getTime, getTime], 'defaultTools'); // throws InvalidOptionsError
+ * ```
+ * @param tools The list as given.
+ * @param where The method that received it, for the error.
+ * @returns `tools`.
+ */
+export function refuseRepeatedTools(tools: readonly Tool[], where: string): readonly Tool[] {
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (seen.has(tool.name)) {
+      throw new InvalidOptionsError({
+        option: where,
+        value: tool.name,
+        expected: `each tool once (the tool "${tool.name}" is listed twice; remove one)`,
+      });
+    }
+    seen.add(tool.name);
+  }
+  return tools;
+}

@@ -7,12 +7,13 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startDemoServer, type DemoServer } from '../../examples/demo/demo-server';
 import { OfflineDemoModel } from '../../examples/demo/offline-demo-model';
 import { FIXED_NOW, tempDataDir } from '../examples/demo-test-kit';
+import { describeWithChromium } from './support/headless-chromium';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 jest.setTimeout(120_000);
 
-describe('demo page: a tool call that needs approval', () => {
+describeWithChromium('demo page: a tool call that needs approval', () => {
   let browser: Browser;
   let server: DemoServer;
   let page: Page;

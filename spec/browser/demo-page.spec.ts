@@ -12,6 +12,7 @@ import type { ChatModel } from '../../lib/index';
 import { startDemoServer, type DemoServer } from '../../examples/demo/demo-server';
 import { OfflineDemoModel } from '../../examples/demo/offline-demo-model';
 import { FIXED_NOW, tempDataDir } from '../examples/demo-test-kit';
+import { describeWithChromium } from './support/headless-chromium';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const OUTPUT_DIR = join(__dirname, '..', '..', 'test-output');
@@ -49,7 +50,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe('demo page in headless Chromium', () => {
+describeWithChromium('demo page in headless Chromium', () => {
   let server: DemoServer;
   let page: Page;
 
@@ -159,7 +160,7 @@ describe('demo page in headless Chromium', () => {
   });
 });
 
-describe('demo page: a dropped connection is resumed, Stop cancels', () => {
+describeWithChromium('demo page: a dropped connection is resumed, Stop cancels', () => {
   let server: DemoServer;
   let page: Page;
   const watch = { calls: 0, completed: 0, unsubscribed: 0 };

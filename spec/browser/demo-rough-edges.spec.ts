@@ -9,6 +9,7 @@ import type { ChatModel } from '../../lib/index';
 import { startDemoServer, type DemoServer } from '../../examples/demo/demo-server';
 import { OfflineDemoModel } from '../../examples/demo/offline-demo-model';
 import { FIXED_NOW, tempDataDir } from '../examples/demo-test-kit';
+import { describeWithChromium } from './support/headless-chromium';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const TOKYO_AND_PARIS =
@@ -57,7 +58,7 @@ async function openPage(width = 1000): Promise<Page> {
 const usages = (page: Page) =>
   page.$$eval('.message.assistant .usage', (nodes) => nodes.map((n) => n.textContent));
 
-describe('demo page rough edges', () => {
+describeWithChromium('demo page rough edges', () => {
   it.each([1000, 390])('wraps a 4,000-character word in a %i px wide page', async (width) => {
     const page = await openPage(width);
     try {

@@ -10,13 +10,14 @@ import { startDemoServer, type DemoServer } from '../../examples/demo/demo-serve
 import { OfflineDemoModel } from '../../examples/demo/offline-demo-model';
 import { OfflineEmbeddingModel } from '../../examples/demo/offline-embedding-model';
 import { FIXED_NOW, tempDataDir } from '../examples/demo-test-kit';
+import { describeWithChromium } from './support/headless-chromium';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const OUTPUT_DIR = join(__dirname, '..', '..', 'test-output');
 
 jest.setTimeout(120_000);
 
-describe('demo page: sources under an answer', () => {
+describeWithChromium('demo page: sources under an answer', () => {
   let browser: Browser;
   let server: DemoServer;
   let page: Page;

@@ -23,7 +23,7 @@ import { buildClient, type ClientBundle } from '../../examples/use-chat/build-cl
 import { createOfflineModel, STORY } from '../../examples/use-chat/offline-model';
 import { startUseChatServer, type UseChatServer } from '../../examples/use-chat/use-chat-server';
 import { eventually } from '../sse/support/sse-test-kit';
-import { launchHeadlessChromium } from './support/headless-chromium';
+import { describeWithChromium, launchHeadlessChromium } from './support/headless-chromium';
 
 jest.setTimeout(120_000);
 
@@ -131,225 +131,230 @@ async function waitForAnswerText(page: Page, text: string): Promise<void> {
   }, text);
 }
 
-describe('useChat (@ai-sdk/react) against our SSE endpoint, in headless Chromium', () => {
-  let browser: Browser;
-  let bundle: ClientBundle;
-  let model: HeldStoryModel;
-  let server: UseChatServer;
-  let page: Page;
+describeWithChromium(
+  'useChat (@ai-sdk/react) against our SSE endpoint, in headless Chromium',
+  () => {
+    let browser: Browser;
+    let bundle: ClientBundle;
+    let model: HeldStoryModel;
+    let server: UseChatServer;
+    let page: Page;
 
-  beforeAll(async () => {
-    // The build is part of the test: esbuild bundles React, @ai-sdk/react and the page.
-    bundle = await buildClient({ outdir: join(__dirname, '..', '..', 'test-output', 'use-chat') });
-    browser = await launchHeadlessChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  beforeEach(async () => {
-    model = new HeldStoryModel();
-    server = await startUseChatServer({
-      bundle,
-      model,
-      port: 0,
-      now: () => NOW,
-      users: [1, 2, 3],
-      heartbeat: false,
+    beforeAll(async () => {
+      // The build is part of the test: esbuild bundles React, @ai-sdk/react and the page.
+      bundle = await buildClient({
+        outdir: join(__dirname, '..', '..', 'test-output', 'use-chat'),
+      });
+      browser = await launchHeadlessChromium();
     });
-    page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(server.url);
-    await page.waitForSelector('#message');
-    expect(errors).toEqual([]);
-    // Each page makes its own chat id and keeps it in the URL (a reload keeps the chat).
-    expect(new URL(page.url()).searchParams.get('chat')).toMatch(/^[\w-]{36}$/);
-  });
 
-  afterEach(async () => {
-    await page?.close();
-    await server?.close();
-  });
+    afterAll(async () => {
+      await browser?.close();
+    });
 
-  it('builds the page with esbuild: React, useChat and the page in one script', () => {
-    expect(bundle.bytes).toBeGreaterThan(100_000);
-    expect(bundle.js).toContain('/api/chat');
-  });
+    beforeEach(async () => {
+      model = new HeldStoryModel();
+      server = await startUseChatServer({
+        bundle,
+        model,
+        port: 0,
+        now: () => NOW,
+        users: [1, 2, 3],
+        heartbeat: false,
+      });
+      page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(server.url);
+      await page.waitForSelector('#message');
+      expect(errors).toEqual([]);
+      // Each page makes its own chat id and keeps it in the URL (a reload keeps the chat).
+      expect(new URL(page.url()).searchParams.get('chat')).toMatch(/^[\w-]{36}$/);
+    });
 
-  it('a tool loop: the tool part with its output, the data part and both steps', async () => {
-    await ask(page, 'What time is it in Paris?');
-    await page.waitForSelector('.message.assistant .meta');
-    await waitForStatus(page, 'ready');
+    afterEach(async () => {
+      await page?.close();
+      await server?.close();
+    });
 
-    expect(await shownMessages(page)).toEqual([
-      { role: 'user', parts: ['text: What time is it in Paris?'], meta: null },
-      {
-        role: 'assistant',
-        parts: [
-          'step',
-          // One data part (id "status"), replaced in place by the second model call's data.
-          'data-status: model call 2, reading 1 tool result',
-          'text: Let me look that up.',
-          'tool getTime({"city":"Paris"}) output-available → 12:00 in Paris',
-          'step',
-          'text: getTime: 12:00 in Paris.',
-        ],
-        meta: 'model calls: 2',
-      },
-    ]);
-  });
+    it('builds the page with esbuild: React, useChat and the page in one script', () => {
+      expect(bundle.bytes).toBeGreaterThan(100_000);
+      expect(bundle.js).toContain('/api/chat');
+    });
 
-  it('an approval: Approve runs the call, Deny gives the model the denial', async () => {
-    await ask(page, 'Please delete users 2 and 3');
-    await page.waitForSelector('.part.tool[data-state="approval-requested"] >> nth=1');
-    await waitForStatus(page, 'ready');
-    expect((await shownMessages(page))[1].parts).toEqual([
-      'step',
-      'data-status: model call 1, reading 0 tool results',
-      'text: I will ask before deleting them.',
-      'tool deleteUser({"id":2}) approval-requested [Approve] [Deny]',
-      'tool deleteUser({"id":3}) approval-requested [Approve] [Deny]',
-    ]);
-    expect([...server.users]).toEqual([1, 2, 3]); // nothing ran yet
+    it('a tool loop: the tool part with its output, the data part and both steps', async () => {
+      await ask(page, 'What time is it in Paris?');
+      await page.waitForSelector('.message.assistant .meta');
+      await waitForStatus(page, 'ready');
 
-    await page.click('.part.tool[data-state="approval-requested"] >> nth=0 >> button.approve');
-    await page.click('.part.tool[data-state="approval-requested"] >> nth=0 >> button.deny');
+      expect(await shownMessages(page)).toEqual([
+        { role: 'user', parts: ['text: What time is it in Paris?'], meta: null },
+        {
+          role: 'assistant',
+          parts: [
+            'step',
+            // One data part (id "status"), replaced in place by the second model call's data.
+            'data-status: model call 2, reading 1 tool result',
+            'text: Let me look that up.',
+            'tool getTime({"city":"Paris"}) output-available → 12:00 in Paris',
+            'step',
+            'text: getTime: 12:00 in Paris.',
+          ],
+          meta: 'model calls: 2',
+        },
+      ]);
+    });
 
-    // useChat sends the decisions by itself (sendAutomaticallyWhen) and continues the message.
-    await waitForAnswerText(
-      page,
-      'I will ask before deleting them.|deleteUser: deleted user 2. deleteUser: denied by the user: denied on the page.',
-    );
-    await waitForStatus(page, 'ready');
-    const shown = await shownMessages(page);
-    expect(shown).toHaveLength(2);
-    expect(shown[1].parts).toEqual([
-      'step',
-      'data-status: model call 2, reading 2 tool results',
-      'text: I will ask before deleting them.',
-      'tool deleteUser({"id":2}) output-available → deleted user 2',
-      'tool deleteUser({"id":3}) output-denied → denied: denied on the page',
-      'step',
-      'text: deleteUser: deleted user 2. deleteUser: denied by the user: denied on the page.',
-    ]);
-    expect([...server.users]).toEqual([1, 3]);
+    it('an approval: Approve runs the call, Deny gives the model the denial', async () => {
+      await ask(page, 'Please delete users 2 and 3');
+      await page.waitForSelector('.part.tool[data-state="approval-requested"] >> nth=1');
+      await waitForStatus(page, 'ready');
+      expect((await shownMessages(page))[1].parts).toEqual([
+        'step',
+        'data-status: model call 1, reading 0 tool results',
+        'text: I will ask before deleting them.',
+        'tool deleteUser({"id":2}) approval-requested [Approve] [Deny]',
+        'tool deleteUser({"id":3}) approval-requested [Approve] [Deny]',
+      ]);
+      expect([...server.users]).toEqual([1, 2, 3]); // nothing ran yet
 
-    // A reload shows the same message: the server kept the answer as useChat's reader built
-    // it (the continued message, with its outcomes), and there is nothing to resume.
-    await waitForRecordedAnswer(page);
-    await page.reload();
-    await page.waitForSelector('.message.assistant .meta');
-    await waitForStatus(page, 'ready');
-    expect(await shownMessages(page)).toEqual(shown);
-    expect(await page.$('.error')).toBeNull();
-  });
+      await page.click('.part.tool[data-state="approval-requested"] >> nth=0 >> button.approve');
+      await page.click('.part.tool[data-state="approval-requested"] >> nth=0 >> button.deny');
 
-  it('Stop: useChat stops showing the answer and the server ends it (the model is unsubscribed)', async () => {
-    await ask(page, 'Tell me a story');
-    await waitForAnswerText(page, STORY_START);
-    await waitForStatus(page, 'streaming');
-    expect(model.holding).toBe(true);
+      // useChat sends the decisions by itself (sendAutomaticallyWhen) and continues the message.
+      await waitForAnswerText(
+        page,
+        'I will ask before deleting them.|deleteUser: deleted user 2. deleteUser: denied by the user: denied on the page.',
+      );
+      await waitForStatus(page, 'ready');
+      const shown = await shownMessages(page);
+      expect(shown).toHaveLength(2);
+      expect(shown[1].parts).toEqual([
+        'step',
+        'data-status: model call 2, reading 2 tool results',
+        'text: I will ask before deleting them.',
+        'tool deleteUser({"id":2}) output-available → deleted user 2',
+        'tool deleteUser({"id":3}) output-denied → denied: denied on the page',
+        'step',
+        'text: deleteUser: deleted user 2. deleteUser: denied by the user: denied on the page.',
+      ]);
+      expect([...server.users]).toEqual([1, 3]);
 
-    await page.click('#stop');
-    await waitForStatus(page, 'ready');
-    await page.waitForSelector('#stop', { state: 'detached' });
-    // The page's DELETE ended the resumable answer: the model's stream was torn down.
-    await eventually(() => model.ended === 1, 'the story stream to be unsubscribed');
-    expect(model.holding).toBe(false);
-    expect((await shownMessages(page))[1].parts).toEqual([
-      'step',
-      'data-status: model call 1, reading 0 tool results',
-      `text: ${STORY_START}`,
-    ]);
+      // A reload shows the same message: the server kept the answer as useChat's reader built
+      // it (the continued message, with its outcomes), and there is nothing to resume.
+      await waitForRecordedAnswer(page);
+      await page.reload();
+      await page.waitForSelector('.message.assistant .meta');
+      await waitForStatus(page, 'ready');
+      expect(await shownMessages(page)).toEqual(shown);
+      expect(await page.$('.error')).toBeNull();
+    });
 
-    // A reload shows what the server recorded of the stopped answer; nothing to resume.
-    await waitForRecordedAnswer(page);
-    await page.reload();
-    await page.waitForSelector('.message.assistant');
-    await waitForStatus(page, 'ready');
-    expect(await shownMessages(page)).toEqual([
-      { role: 'user', parts: ['text: Tell me a story'], meta: null },
-      {
-        role: 'assistant',
-        parts: [
-          'step',
-          'data-status: model call 1, reading 0 tool results',
-          `text: ${STORY_START}`,
-        ],
-        meta: null,
-      },
-    ]);
-  });
+    it('Stop: useChat stops showing the answer and the server ends it (the model is unsubscribed)', async () => {
+      await ask(page, 'Tell me a story');
+      await waitForAnswerText(page, STORY_START);
+      await waitForStatus(page, 'streaming');
+      expect(model.holding).toBe(true);
 
-  it('resume: a connection broken mid-answer is resumed by the page, and the answer goes on', async () => {
-    await ask(page, 'Tell me a story');
-    await waitForAnswerText(page, STORY_START);
-    const chatId = new URL(page.url()).searchParams.get('chat')!;
-    const resumed = page.waitForResponse(
-      (response) =>
-        response.request().method() === 'GET' &&
-        new URL(response.url()).pathname === `/api/chat/${chatId}/stream`,
-    );
+      await page.click('#stop');
+      await waitForStatus(page, 'ready');
+      await page.waitForSelector('#stop', { state: 'detached' });
+      // The page's DELETE ended the resumable answer: the model's stream was torn down.
+      await eventually(() => model.ended === 1, 'the story stream to be unsubscribed');
+      expect(model.holding).toBe(false);
+      expect((await shownMessages(page))[1].parts).toEqual([
+        'step',
+        'data-status: model call 1, reading 0 tool results',
+        `text: ${STORY_START}`,
+      ]);
 
-    // The server breaks the socket, as a network failure would; the answer keeps running.
-    expect(server.dropChatConnections()).toBe(1);
-    // useChat reports the disconnect (onFinish isDisconnect); the page calls resumeStream().
-    expect((await resumed).status()).toBe(200);
-    await waitForStatus(page, 'streaming');
-    await waitForAnswerText(page, STORY_START);
-    expect(model.holding).toBe(true);
+      // A reload shows what the server recorded of the stopped answer; nothing to resume.
+      await waitForRecordedAnswer(page);
+      await page.reload();
+      await page.waitForSelector('.message.assistant');
+      await waitForStatus(page, 'ready');
+      expect(await shownMessages(page)).toEqual([
+        { role: 'user', parts: ['text: Tell me a story'], meta: null },
+        {
+          role: 'assistant',
+          parts: [
+            'step',
+            'data-status: model call 1, reading 0 tool results',
+            `text: ${STORY_START}`,
+          ],
+          meta: null,
+        },
+      ]);
+    });
 
-    model.release();
-    await waitForAnswerText(page, STORY);
-    await waitForStatus(page, 'ready');
-    expect(await shownMessages(page)).toEqual([
-      { role: 'user', parts: ['text: Tell me a story'], meta: null },
-      {
-        role: 'assistant',
-        parts: ['step', 'data-status: model call 1, reading 0 tool results', `text: ${STORY}`],
-        meta: 'model calls: 1',
-      },
-    ]);
-    expect(await page.$('.error')).toBeNull();
-    expect(model.started).toBe(1);
-  });
+    it('resume: a connection broken mid-answer is resumed by the page, and the answer goes on', async () => {
+      await ask(page, 'Tell me a story');
+      await waitForAnswerText(page, STORY_START);
+      const chatId = new URL(page.url()).searchParams.get('chat')!;
+      const resumed = page.waitForResponse(
+        (response) =>
+          response.request().method() === 'GET' &&
+          new URL(response.url()).pathname === `/api/chat/${chatId}/stream`,
+      );
 
-  it('resume: a reload mid-answer reconnects (GET …/stream) and the answer goes on', async () => {
-    await ask(page, 'Tell me a story');
-    await waitForAnswerText(page, STORY_START);
-    const chatUrl = page.url();
+      // The server breaks the socket, as a network failure would; the answer keeps running.
+      expect(server.dropChatConnections()).toBe(1);
+      // useChat reports the disconnect (onFinish isDisconnect); the page calls resumeStream().
+      expect((await resumed).status()).toBe(200);
+      await waitForStatus(page, 'streaming');
+      await waitForAnswerText(page, STORY_START);
+      expect(model.holding).toBe(true);
 
-    // The reload drops the connection mid-answer; the server keeps the answer running.
-    const chatId = new URL(chatUrl).searchParams.get('chat')!;
-    const resumed = page.waitForResponse(
-      (response) =>
-        response.request().method() === 'GET' &&
-        new URL(response.url()).pathname === `/api/chat/${chatId}/stream`,
-    );
-    await page.reload();
-    expect(page.url()).toBe(chatUrl);
-    expect((await resumed).status()).toBe(200);
-    await page.waitForSelector('.message.user');
-    // useChat's resume: true replays the running answer, then follows it live.
-    await waitForAnswerText(page, STORY_START);
-    await waitForStatus(page, 'streaming');
-    expect(model.holding).toBe(true);
+      model.release();
+      await waitForAnswerText(page, STORY);
+      await waitForStatus(page, 'ready');
+      expect(await shownMessages(page)).toEqual([
+        { role: 'user', parts: ['text: Tell me a story'], meta: null },
+        {
+          role: 'assistant',
+          parts: ['step', 'data-status: model call 1, reading 0 tool results', `text: ${STORY}`],
+          meta: 'model calls: 1',
+        },
+      ]);
+      expect(await page.$('.error')).toBeNull();
+      expect(model.started).toBe(1);
+    });
 
-    model.release();
-    await waitForAnswerText(page, STORY);
-    await waitForStatus(page, 'ready');
-    expect(await shownMessages(page)).toEqual([
-      { role: 'user', parts: ['text: Tell me a story'], meta: null },
-      {
-        role: 'assistant',
-        parts: ['step', 'data-status: model call 1, reading 0 tool results', `text: ${STORY}`],
-        meta: 'model calls: 1',
-      },
-    ]);
-    // One model call: the reload resumed the answer, it did not ask again.
-    expect(model.started).toBe(1);
-    expect(model.ended).toBe(1);
-  });
-});
+    it('resume: a reload mid-answer reconnects (GET …/stream) and the answer goes on', async () => {
+      await ask(page, 'Tell me a story');
+      await waitForAnswerText(page, STORY_START);
+      const chatUrl = page.url();
+
+      // The reload drops the connection mid-answer; the server keeps the answer running.
+      const chatId = new URL(chatUrl).searchParams.get('chat')!;
+      const resumed = page.waitForResponse(
+        (response) =>
+          response.request().method() === 'GET' &&
+          new URL(response.url()).pathname === `/api/chat/${chatId}/stream`,
+      );
+      await page.reload();
+      expect(page.url()).toBe(chatUrl);
+      expect((await resumed).status()).toBe(200);
+      await page.waitForSelector('.message.user');
+      // useChat's resume: true replays the running answer, then follows it live.
+      await waitForAnswerText(page, STORY_START);
+      await waitForStatus(page, 'streaming');
+      expect(model.holding).toBe(true);
+
+      model.release();
+      await waitForAnswerText(page, STORY);
+      await waitForStatus(page, 'ready');
+      expect(await shownMessages(page)).toEqual([
+        { role: 'user', parts: ['text: Tell me a story'], meta: null },
+        {
+          role: 'assistant',
+          parts: ['step', 'data-status: model call 1, reading 0 tool results', `text: ${STORY}`],
+          meta: 'model calls: 1',
+        },
+      ]);
+      // One model call: the reload resumed the answer, it did not ask again.
+      expect(model.started).toBe(1);
+      expect(model.ended).toBe(1);
+    });
+  },
+);

@@ -8,7 +8,9 @@ import ts from 'typescript';
 // The type check of the same blocks is scripts/check-snippets.mjs.
 const root = join(__dirname, '..', '..');
 const page = readFileSync(join(root, 'docs', 'testing.md'), 'utf8');
-const blocks = [...page.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]);
+const blocks = [...page.matchAll(/^```ts(?: program)?\n([\s\S]*?)^```$/gm)].map(
+  (match) => match[1],
+);
 
 describe('docs/testing.md', () => {
   it('has the examples this spec runs', () => {

@@ -20,7 +20,7 @@ describe('the one list of entry points', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
     expect(check).not.toThrow();
-  });
+  }, 60_000);
 
   it.each(entryPoints)('$name has its source file and a Jest mapping to it', ({ name, source }) => {
     expect(existsSync(join(root, source))).toBe(true);

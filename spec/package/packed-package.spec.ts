@@ -214,30 +214,35 @@ describe('the packed package', () => {
     }
   });
 
-  it.each(names)('%s loads with require() and with import', async (entry) => {
-    // Each entry in a process of its own (nothing loaded before it), all started at once.
-    const [cjs, esm] = await Promise.all([
-      outputOfAsync(
-        process.execPath,
-        [
-          '-e',
-          `const m = require(${JSON.stringify(entry)}); console.log(Object.keys(m).sort().join(','))`,
-        ],
-        consumer,
-      ),
-      outputOfAsync(
-        process.execPath,
-        [
-          '--input-type=module',
-          '-e',
-          `const m = await import(${JSON.stringify(entry)}); console.log(Object.keys(m).filter((k) => k !== 'default').sort().join(','))`,
-        ],
-        consumer,
-      ),
-    ]);
-    expect(cjs.trim()).toMatch(/^[\w$]+(,[\w$]+)*$/); // export names, not an error
-    expect(esm.trim()).toBe(cjs.trim());
-  });
+  it.each(names)(
+    '%s loads with require() and with import',
+    async (entry) => {
+      // Each entry in a process of its own (nothing loaded before it), all started at once.
+      const [cjs, esm] = await Promise.all([
+        outputOfAsync(
+          process.execPath,
+          [
+            '-e',
+            `const m = require(${JSON.stringify(entry)}); console.log(Object.keys(m).sort().join(','))`,
+          ],
+          consumer,
+        ),
+        outputOfAsync(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            `const m = await import(${JSON.stringify(entry)}); console.log(Object.keys(m).filter((k) => k !== 'default').sort().join(','))`,
+          ],
+          consumer,
+        ),
+      ]);
+      expect(cjs.trim()).toMatch(/^[\w$]+(,[\w$]+)*$/); // export names, not an error
+      expect(esm.trim()).toBe(cjs.trim());
+      // Two node starts, while beforeAll's five tsc runs share the two cores: seconds each.
+    },
+    60_000,
+  );
 
   it('runs a chat call from both module systems', () => {
     const program = (load: string) => `
@@ -267,7 +272,7 @@ describe('the packed package', () => {
     );
     expect(cjs.trim()).toBe('Hello from the tarball');
     expect(esm.trim()).toBe('Hello from the tarball');
-  });
+  }, 60_000);
 
   it('ships ESM and CommonJS declarations for every entry point', () => {
     for (const { name } of entryPoints) {

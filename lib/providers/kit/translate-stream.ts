@@ -82,7 +82,9 @@ export function translateStream<TEvent>(
 ): Observable<ChatChunk> {
   const { events$, createTranslator, errors, idleTimeout } = withDefaults(
     TRANSLATE_STREAM_DEFAULTS,
-    validateOptions(options, { idleTimeout: idleTimeoutRule }),
+    validateOptions(options, { idleTimeout: idleTimeoutRule }, '', {
+      known: ['events$', 'createTranslator', 'errors'],
+    }),
   );
   const watched$ =
     idleTimeout === Infinity

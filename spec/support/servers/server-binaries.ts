@@ -1,6 +1,6 @@
 // Finds the server programs the Redis and PostgreSQL suites start, and installs Debian's
-// packages when they are missing and we may (in CI, as root with apt-get, not under an
-// explicit URL), the way scripts/ensure-chromium.mjs installs Chromium. Never downloads builds of
+// packages when they are missing and we may (as root with apt-get, not under an explicit URL
+// or RX_ADVISORS_NO_INSTALL=1), the way scripts/ensure-chromium.mjs installs Chromium. Never downloads builds of
 // its own.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -12,9 +12,10 @@ export type Found = { ok: true; path: string } | { ok: false; reason: string };
 const installed = new Set<string>();
 
 function canInstall(): boolean {
-  // As scripts/ensure-chromium.mjs: the system package manager only in CI, as root.
-  const inCi = process.env['CI'] === 'true' || process.env['CI'] === '1';
-  return inCi && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
+  // As scripts/install-policy.mjs (which the pretest steps use): root with apt-get, unless
+  // RX_ADVISORS_NO_INSTALL=1.
+  if (process.env['RX_ADVISORS_NO_INSTALL'] === '1') return false;
+  return process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
 }
 
 function aptInstall(debianPackage: string): void {

@@ -4,6 +4,7 @@
 import { PostgresServerProcess } from './postgres-server-process';
 import { RedisServerProcess } from './redis-server-process';
 import { findPostgresBin, findRedisServer } from './server-binaries';
+import { describeWhen, itWhen } from '../skip-marker';
 
 /** A server a suite uses: its URL, and, when the harness owns it, a way to stop and start it. */
 export interface StoreServer {
@@ -93,16 +94,21 @@ export function postgresPlan(): StorePlan {
   );
 }
 
-/** `describe` when the plan has a server, `describe.skip` otherwise (the plan already said why, loudly). */
-export function describeWith(storePlan: StorePlan): jest.Describe {
-  return storePlan.available ? describe : describe.skip;
+/**
+ * `describe` when the plan has a server, `describe.skip` otherwise, under a title carrying
+ * the reason (the closing summary line counts the skipped tests per reason).
+ */
+export function describeWith(storePlan: StorePlan): (title: string, body: () => void) => void {
+  return describeWhen(storePlan);
 }
 
-/** `it` when the harness owns the server process, `it.skip` (said loudly) when it only has a URL. */
-export function itRestartingServer(storePlan: StorePlan): jest.It {
-  if (storePlan.ownsProcess || !storePlan.available) return it;
-  console.warn(
-    `\n!!! Server restart tests SKIPPED: ${storePlan.reason}; they need a server the harness starts.\n`,
-  );
-  return it.skip;
+/** `it` when the harness owns the server process, `it.skip` (with the reason) when it only has a URL. */
+export function itRestartingServer(
+  storePlan: StorePlan,
+): (title: string, body: () => Promise<void>, timeout?: number) => void {
+  if (storePlan.ownsProcess || !storePlan.available) return itWhen({ available: true, reason: '' });
+  return itWhen({
+    available: false,
+    reason: `${storePlan.reason}: restart tests need a server the harness starts`,
+  });
 }
