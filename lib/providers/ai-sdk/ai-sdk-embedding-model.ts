@@ -11,7 +11,6 @@ import {
   withDefaults,
   type OptionRules,
 } from '../../core/validate-options.js';
-import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import { embedInBatches } from '../../vector/embed-in-batches.js';
 import type { EmbeddingModel, EmbeddingResponse } from '../../vector/embedding-model.js';
 import { aiSdkError } from './ai-sdk-error.js';
@@ -121,13 +120,6 @@ export class AiSdkEmbeddingModel implements EmbeddingModel {
 
   /** @param options The AI SDK model, batch size, provider options, name and secrets. */
   constructor(options: AiSdkEmbeddingModelOptions) {
-    if (options === undefined || options === null) {
-      throw new InvalidOptionsError({
-        option: 'model',
-        value: options,
-        expected: 'an AI SDK embedding model of specification v3 or v2',
-      });
-    }
     const settings = withDefaults(
       AI_SDK_EMBEDDING_DEFAULTS,
       validateOptions(options, AI_SDK_EMBEDDING_RULES),
