@@ -4,7 +4,8 @@ import type {
   EmbeddingModelV3CallOptions,
   SharedV3ProviderOptions,
 } from '@ai-sdk/provider';
-import { catchError, concatMap, defer, from, map, Observable, of, throwError } from 'rxjs';
+import { catchError, concatMap, defer, from, map, of, throwError, type Observable } from 'rxjs';
+import { sdkCall } from '../kit/index.js';
 import {
   Rules,
   validateOptions,
@@ -156,24 +157,14 @@ export class AiSdkEmbeddingModel implements EmbeddingModel {
   /** One `doEmbed` call, aborted on unsubscribe. */
   private request(values: string[]): Observable<EmbeddingResponse> {
     const errors = { provider: this.provider, secrets: this.secrets };
-    return new Observable<Awaited<ReturnType<AiSdkEmbeddingModelSpec['doEmbed']>>>((subscriber) => {
-      const controller = new AbortController();
-      const call: EmbeddingModelV3CallOptions = { values, abortSignal: controller.signal };
+    const model = this.model;
+    return sdkCall<Awaited<ReturnType<AiSdkEmbeddingModelSpec['doEmbed']>>>((abortSignal) => {
+      const call: EmbeddingModelV3CallOptions = { values, abortSignal };
       if (this.providerOptions !== undefined) call.providerOptions = this.providerOptions;
-      const model = this.model;
       // V2's call options are V3's for every field set here.
-      const pending =
-        model.specificationVersion === 'v3'
-          ? model.doEmbed(call)
-          : model.doEmbed(call as Parameters<EmbeddingModelV2<string>['doEmbed']>[0]);
-      Promise.resolve(pending).then(
-        (result) => {
-          subscriber.next(result);
-          subscriber.complete();
-        },
-        (error: unknown) => subscriber.error(error),
-      );
-      return () => controller.abort();
+      return model.specificationVersion === 'v3'
+        ? model.doEmbed(call)
+        : model.doEmbed(call as Parameters<EmbeddingModelV2<string>['doEmbed']>[0]);
     }).pipe(
       catchError((error: unknown) => throwError(() => aiSdkError(error, errors))),
       map((result) => {
