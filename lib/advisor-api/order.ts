@@ -40,6 +40,11 @@ export const Order = {
   EVALUATION: HIGHEST_PRECEDENCE + 240,
   /** Default order of the structured output validation advisor: `HIGHEST_PRECEDENCE + 250`. */
   STRUCTURED_OUTPUT: HIGHEST_PRECEDENCE + 250,
+  /**
+   * Default order of `mcpToolsAdvisor()`: `HIGHEST_PRECEDENCE + 299`, just outside the tool
+   * loop, which runs only the tools it is offered.
+   */
+  MCP_TOOLS: HIGHEST_PRECEDENCE + 299,
   /** Default order of the tool calling advisor: `HIGHEST_PRECEDENCE + 300`. */
   TOOL_CALLING: HIGHEST_PRECEDENCE + 300,
   /**

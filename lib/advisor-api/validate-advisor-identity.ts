@@ -1,5 +1,9 @@
-import { Rules, validateOptions, type OptionRules } from '../core/validate-options.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import {
+  Rules,
+  validateOptions,
+  type OptionRule,
+  type OptionRules,
+} from '../core/validate-options.js';
 
 /** The two options every advisor takes: `name` and `order`. */
 interface AdvisorIdentity {
@@ -21,6 +25,30 @@ export const ADVISOR_IDENTITY_RULES = {
 } as const satisfies OptionRules<AdvisorIdentity>;
 
 /**
+ * The `order` rule of an advisor that accepts only some orders (integers, or an order
+ * before the tool loop): still every advisor's order rule, narrowed by `narrower`, whose
+ * words the error names.
+ * @internal
+ * @example
+ * ```ts
+ * const rules = { ...ADVISOR_IDENTITY_RULES, order: narrowOrder(Rules.integer()) };
+ * ```
+ * @param narrower The advisor's own constraint on its order.
+ * @returns The rule to put under `order`, after spreading {@link ADVISOR_IDENTITY_RULES}.
+ */
+export function narrowOrder(narrower: OptionRule): OptionRule {
+  return Rules.custom(
+    narrower.expected,
+    (value) => ADVISOR_IDENTITY_RULES.order.test(value) && narrower.test(value),
+  );
+}
+
+const REQUIRED_IDENTITY_RULES = {
+  name: Rules.required(ADVISOR_IDENTITY_RULES.name),
+  order: Rules.required(ADVISOR_IDENTITY_RULES.order),
+} as const satisfies OptionRules<AdvisorIdentity>;
+
+/**
  * Checks a required name and order (`advisor()`, `recursiveAdvisor()`), with the same
  * typed errors as every advisor's options.
  * @internal
@@ -31,19 +59,5 @@ export const ADVISOR_IDENTITY_RULES = {
  * @param options The advisor's name and order.
  */
 export function validateAdvisorIdentity(options: { name: unknown; order: unknown }): void {
-  if (options.name === undefined) {
-    throw new InvalidOptionsError({
-      option: 'name',
-      value: undefined,
-      expected: ADVISOR_IDENTITY_RULES.name.expected,
-    });
-  }
-  if (options.order === undefined) {
-    throw new InvalidOptionsError({
-      option: 'order',
-      value: undefined,
-      expected: ADVISOR_IDENTITY_RULES.order.expected,
-    });
-  }
-  validateOptions<AdvisorIdentity>(options, ADVISOR_IDENTITY_RULES);
+  validateOptions<AdvisorIdentity>(options, REQUIRED_IDENTITY_RULES);
 }

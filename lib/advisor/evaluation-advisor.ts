@@ -20,7 +20,6 @@ import {
   type OptionRules,
 } from '../core/validate-options.js';
 import { EvaluationError } from '../errors/evaluation-error.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { EvaluationInput, EvaluationJudge, EvaluationResult } from './evaluation-judge.js';
 import { judgeWithClient } from './judge-with-client.js';
 
@@ -79,13 +78,15 @@ type ResolvedEvaluationOptions = typeof EVALUATION_ADVISOR_DEFAULTS & Evaluation
 
 const EVALUATION_ADVISOR_RULES = {
   ...ADVISOR_IDENTITY_RULES,
-  judge: Rules.custom(
-    'a function returning { pass, score?, feedback? }, or a ChatClient',
-    (value) =>
-      typeof value === 'function' ||
-      (typeof value === 'object' &&
-        value !== null &&
-        typeof (value as Partial<ChatClient>).prompt === 'function'),
+  judge: Rules.required(
+    Rules.custom(
+      'a function returning { pass, score?, feedback? }, or a ChatClient',
+      (value) =>
+        typeof value === 'function' ||
+        (typeof value === 'object' &&
+          value !== null &&
+          typeof (value as Partial<ChatClient>).prompt === 'function'),
+    ),
   ),
   maxAttempts: Rules.integer(1),
   onExhausted: Rules.oneOf('return-last', 'error'),
@@ -118,13 +119,6 @@ export class EvaluationAdvisor implements Advisor {
 
   /** @param options The judge, attempts, what to do when they run out, order and name. */
   constructor(options: EvaluationAdvisorOptions) {
-    if (options?.judge === undefined) {
-      throw new InvalidOptionsError({
-        option: 'judge',
-        value: undefined,
-        expected: EVALUATION_ADVISOR_RULES.judge.expected,
-      });
-    }
     this.options = withDefaults(
       EVALUATION_ADVISOR_DEFAULTS,
       validateOptions(options, EVALUATION_ADVISOR_RULES),

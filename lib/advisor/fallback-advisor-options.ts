@@ -68,17 +68,19 @@ export const FALLBACK_ADVISOR_DEFAULTS = {
  */
 export const FALLBACK_ADVISOR_RULES: OptionRules<FallbackAdvisorOptions> = {
   ...ADVISOR_IDENTITY_RULES,
-  models: Rules.custom(
-    'a non-empty array of chat models (objects with a stream(request) method)',
-    (value) =>
-      Array.isArray(value) &&
-      value.length > 0 &&
-      value.every(
-        (model) =>
-          typeof model === 'object' &&
-          model !== null &&
-          typeof (model as { stream?: unknown }).stream === 'function',
-      ),
+  models: Rules.required(
+    Rules.custom(
+      'a non-empty array of chat models (objects with a stream(request) method)',
+      (value) =>
+        Array.isArray(value) &&
+        value.length > 0 &&
+        value.every(
+          (model) =>
+            typeof model === 'object' &&
+            model !== null &&
+            typeof (model as { stream?: unknown }).stream === 'function',
+        ),
+    ),
   ),
   shouldFallback: Rules.func,
   respectRetryAfter: Rules.boolean,

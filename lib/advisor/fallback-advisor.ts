@@ -10,7 +10,6 @@ import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatModel } from '../core/chat-model.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import { validateOptions, withDefaults } from '../core/validate-options.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { ProviderError } from '../errors/provider-error.js';
 import {
   FALLBACK_ADVISOR_DEFAULTS,
@@ -48,7 +47,7 @@ export type { FallbackAdvisorOptions } from './fallback-advisor-options.js';
  * ```
  */
 export class FallbackAdvisor implements Advisor {
-  /** The default order: `Order.FALLBACK` (`LOWEST_PRECEDENCE - 2000`). */
+  /** @deprecated Use `Order.FALLBACK`, the one name of this default; removed in the next release. */
   static readonly DEFAULT_ORDER = Order.FALLBACK;
   readonly name: string;
   readonly order: number;
@@ -64,13 +63,6 @@ export class FallbackAdvisor implements Advisor {
       FALLBACK_ADVISOR_DEFAULTS,
       validateOptions(options, FALLBACK_ADVISOR_RULES),
     );
-    if (resolved.models === undefined) {
-      throw new InvalidOptionsError({
-        option: 'models',
-        value: undefined,
-        expected: FALLBACK_ADVISOR_RULES.models!.expected,
-      });
-    }
     const { shouldFallback, respectRetryAfter, scheduler, order, name } = resolved;
     this.name = name;
     this.order = order;

@@ -11,6 +11,7 @@ import {
 } from '../core/validate-options.js';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
+import { ADVISOR_IDENTITY_RULES, narrowOrder } from '../advisor-api/validate-advisor-identity.js';
 import { redact } from '../core/redact.js';
 import { errorMessageOf } from '../errors/error-details.js';
 
@@ -71,8 +72,8 @@ const LOGGER_RULES: OptionRules<LoggerAdvisorOptions> = {
       value !== null &&
       typeof (value as { info?: unknown }).info === 'function',
   ),
-  order: Rules.integer(Order.HIGHEST_PRECEDENCE, Order.LOWEST_PRECEDENCE),
-  name: Rules.nonEmptyString,
+  ...ADVISOR_IDENTITY_RULES,
+  order: narrowOrder(Rules.integer(Order.HIGHEST_PRECEDENCE, Order.LOWEST_PRECEDENCE)),
   formatRequest: Rules.func,
   formatResponse: Rules.func,
   maxDepth: Rules.custom(

@@ -95,7 +95,7 @@ const ROUNDS_KEY = 'rx-advisors.promptCache.rounds';
  * ```
  */
 export class PromptCachingAdvisor implements Advisor {
-  /** The default order: `Order.PROMPT_CACHING`. */
+  /** @deprecated Use `Order.PROMPT_CACHING`, the one name of this default; removed in the next release. */
   static readonly DEFAULT_ORDER = Order.PROMPT_CACHING;
   readonly name: string;
   readonly order: number;

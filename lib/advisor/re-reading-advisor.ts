@@ -62,7 +62,7 @@ const RE_READING_RULES: OptionRules<ReReadingAdvisorOptions> = {
  * ```
  */
 export class ReReadingAdvisor implements Advisor {
-  /** The default order: `Order.RE_READING`. */
+  /** @deprecated Use `Order.RE_READING`, the one name of this default; removed in the next release. */
   static readonly DEFAULT_ORDER = Order.RE_READING;
   readonly name: string;
   readonly order: number;

@@ -58,7 +58,7 @@ type DelayPolicy = (attempt: number, error: unknown) => number | undefined;
  * ```
  */
 export class RetryAdvisor implements Advisor {
-  /** The default order: `Order.RETRY` (`LOWEST_PRECEDENCE - 1000`). */
+  /** @deprecated Use `Order.RETRY`, the one name of this default; removed in the next release. */
   static readonly DEFAULT_ORDER = Order.RETRY;
   readonly name: string;
   readonly order: number;

@@ -10,6 +10,7 @@ import {
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
+import { ADVISOR_IDENTITY_RULES, narrowOrder } from '../advisor-api/validate-advisor-identity.js';
 import { GuardrailsAdvisor } from '../guardrails/guardrails-advisor.js';
 import { wordGuardrail, type MessageScope } from '../guardrails/word-guardrail.js';
 
@@ -76,15 +77,18 @@ const SAFE_GUARD_DEFAULTS: Readonly<Required<Omit<SafeGuardAdvisorOptions, 'sens
 const isString = (value: unknown): value is string => typeof value === 'string';
 
 const SAFE_GUARD_RULES: OptionRules<SafeGuardAdvisorOptions> = {
-  sensitiveWords: Rules.custom(
-    'an array of non-empty strings',
-    (value) => Array.isArray(value) && value.every((word) => isString(word) && word.trim() !== ''),
+  sensitiveWords: Rules.required(
+    Rules.custom(
+      'an array of non-empty strings',
+      (value) =>
+        Array.isArray(value) && value.every((word) => isString(word) && word.trim() !== ''),
+    ),
   ),
   failureResponse: Rules.custom('a string', isString),
   scope: Rules.oneOf('last-user', 'all-user', 'all-messages'),
   stripMarks: Rules.boolean,
-  order: Rules.integer(Order.HIGHEST_PRECEDENCE, Order.LOWEST_PRECEDENCE),
-  name: Rules.nonEmptyString,
+  ...ADVISOR_IDENTITY_RULES,
+  order: narrowOrder(Rules.integer(Order.HIGHEST_PRECEDENCE, Order.LOWEST_PRECEDENCE)),
 };
 
 /**
@@ -119,13 +123,6 @@ export class SafeGuardAdvisor implements Advisor {
    * @throws InvalidOptionsError When an option is invalid or a word is empty once normalized.
    */
   constructor(options: SafeGuardAdvisorOptions) {
-    if (options?.sensitiveWords === undefined) {
-      throw new InvalidOptionsError({
-        option: 'sensitiveWords',
-        value: undefined,
-        expected: SAFE_GUARD_RULES.sensitiveWords?.expected ?? '',
-      });
-    }
     const settings = withDefaults(SAFE_GUARD_DEFAULTS, validateOptions(options, SAFE_GUARD_RULES));
     this.name = settings.name;
     this.order = settings.order;

@@ -1,3 +1,4 @@
+import { assertNever } from './assert-never.js';
 import type { ChatChunk, FinishReason, SourceChunk } from './chat-chunk.js';
 import type { ChatResponse } from './chat-response.js';
 import type { LoopStopReason } from './loop-stop-reason.js';
@@ -101,7 +102,7 @@ export class ResponseAssembler {
       case 'data':
         break;
       default:
-        assertNever(chunk);
+        assertNever(chunk, 'Unknown chunk type');
     }
     return this;
   }
@@ -197,8 +198,4 @@ function toToolCall(chunk: ToolCall): ToolCall {
   // Opaque provider data (a Gemini thought signature) goes back with the call next round.
   if (chunk.providerMetadata !== undefined) call.providerMetadata = chunk.providerMetadata;
   return call;
-}
-
-function assertNever(value: never): never {
-  throw new TypeError(`Unknown chunk type: ${JSON.stringify(value)}`);
 }

@@ -2,6 +2,7 @@ import { defer, finalize, forkJoin, switchMap, type Observable } from 'rxjs';
 import type { ToolContributor } from '../advisor-api/advisor-roles.js';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
+import { ADVISOR_IDENTITY_RULES, narrowOrder } from '../advisor-api/validate-advisor-identity.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import {
@@ -20,7 +21,7 @@ import { withProgressChunks } from './progress-chunks.js';
 interface McpToolsAdvisorIdentity {
   /** Default `'McpToolsAdvisor'`. */
   name?: string;
-  /** Must run before the tool loop; default `Order.TOOL_CALLING - 1`. */
+  /** Must run before the tool loop; default `Order.MCP_TOOLS` (`Order.TOOL_CALLING - 1`). */
   order?: number;
   /**
    * Send each progress notification of a running MCP call as a transient `data` chunk
@@ -46,17 +47,19 @@ export type McpToolsAdvisorOptions =
 
 const DEFAULTS = Object.freeze({
   name: 'McpToolsAdvisor',
-  order: Order.TOOL_CALLING - 1,
+  order: Order.MCP_TOOLS,
   emitProgress: true,
 });
 
 const RULES: OptionRules<McpToolsAdvisorIdentity> = {
-  name: Rules.nonEmptyString,
-  emitProgress: Rules.boolean,
-  order: Rules.custom(
-    'a number lower than Order.TOOL_CALLING (the loop runs only the tools it is offered)',
-    (value) => typeof value === 'number' && value < Order.TOOL_CALLING,
+  ...ADVISOR_IDENTITY_RULES,
+  order: narrowOrder(
+    Rules.custom(
+      'a number lower than Order.TOOL_CALLING (the loop runs only the tools it is offered)',
+      (value) => typeof value === 'number' && value < Order.TOOL_CALLING,
+    ),
   ),
+  emitProgress: Rules.boolean,
 };
 
 /**

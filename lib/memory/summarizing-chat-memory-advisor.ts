@@ -89,9 +89,11 @@ const SUMMARY_DEFAULTS = {
 } as const;
 
 const SUMMARY_RULES = {
-  summarizer: Rules.custom(
-    'a ChatModel (with stream(request)) or a function returning an Observable or Promise of the summary',
-    (value) => typeof value === 'function' || isChatModel(value),
+  summarizer: Rules.required(
+    Rules.custom(
+      'a ChatModel (with stream(request)) or a function returning an Observable or Promise of the summary',
+      (value) => typeof value === 'function' || isChatModel(value),
+    ),
   ),
   instructions: Rules.nonEmptyString,
   maxPendingMessages: Rules.integer(1),
@@ -142,13 +144,6 @@ export class SummarizingChatMemoryAdvisor implements Advisor {
       SUMMARY_DEFAULTS,
       validateOptions({ summarizer, instructions, maxPendingMessages }, SUMMARY_RULES),
     );
-    if (summarizer === undefined) {
-      throw new InvalidOptionsError({
-        option: 'summarizer',
-        value: summarizer,
-        expected: 'a ChatModel or a function that returns the summary',
-      });
-    }
     const resolved = resolveChatMemoryAdvisorOptions(memoryOptions, {
       name: 'SummarizingChatMemoryAdvisor',
       order: Order.CHAT_MEMORY,

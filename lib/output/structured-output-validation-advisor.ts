@@ -1,6 +1,7 @@
 import { catchError, defer, type Observable } from 'rxjs';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
+import { ADVISOR_IDENTITY_RULES, narrowOrder } from '../advisor-api/validate-advisor-identity.js';
 import { previousAttemptMessages } from '../advisor-api/previous-attempt-messages.js';
 import {
   recursiveAdvisor,
@@ -96,8 +97,8 @@ const RULES: OptionRules<StructuredOutputValidationAdvisorOptions> = {
   onExhausted: Rules.oneOf('error', 'return-last'),
   schemaName: Rules.nonEmptyString,
   maxFeedbackLength: Rules.integer(200),
-  order: Rules.integer(),
-  name: Rules.nonEmptyString,
+  ...ADVISOR_IDENTITY_RULES,
+  order: narrowOrder(Rules.integer()),
   ...SCHEMA_LIMIT_RULES,
 };
 

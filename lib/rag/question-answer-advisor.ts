@@ -14,7 +14,6 @@ import {
   type OptionRules,
 } from '../core/validate-options.js';
 import { EmptyQuestionError } from '../errors/empty-question-error.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { ScoredDocument } from '../vector/document.js';
 import type { FilterExpression } from '../vector/filter-expression.js';
 import type { SearchRequest, VectorStore } from '../vector/vector-store.js';
@@ -106,10 +105,12 @@ const QA_DEFAULTS = {
 
 const QA_RULES: OptionRules<QuestionAnswerAdvisorOptions> = {
   ...ADVISOR_IDENTITY_RULES,
-  vectorStore: Rules.custom(
-    'a VectorStore (an object with similaritySearch(request))',
-    (value) =>
-      typeof (value as { similaritySearch?: unknown } | null)?.similaritySearch === 'function',
+  vectorStore: Rules.required(
+    Rules.custom(
+      'a VectorStore (an object with similaritySearch(request))',
+      (value) =>
+        typeof (value as { similaritySearch?: unknown } | null)?.similaritySearch === 'function',
+    ),
   ),
   searchRequest: Rules.custom('an object', (value) => typeof value === 'object' && value !== null),
   promptTemplate: Rules.custom(
@@ -151,7 +152,7 @@ const QA_RULES: OptionRules<QuestionAnswerAdvisorOptions> = {
  * ```
  */
 export class QuestionAnswerAdvisor implements Advisor {
-  /** The default order: `Order.QUESTION_ANSWER`. */
+  /** @deprecated Use `Order.QUESTION_ANSWER`, the one name of this default; removed in the next release. */
   static readonly DEFAULT_ORDER = Order.QUESTION_ANSWER;
   /** The advisor param holding a per-call filter expression (text or parsed); Spring AI's name. */
   static readonly FILTER_EXPRESSION = 'qa_filter_expression';
@@ -163,13 +164,6 @@ export class QuestionAnswerAdvisor implements Advisor {
   /** @param options The store, the search, the template, the no-documents policy, order and name. */
   constructor(options: QuestionAnswerAdvisorOptions) {
     const resolved = withDefaults(QA_DEFAULTS, validateOptions(options ?? {}, QA_RULES));
-    if (resolved.vectorStore === undefined) {
-      throw new InvalidOptionsError({
-        option: 'vectorStore',
-        value: undefined,
-        expected: 'a VectorStore (an object with similaritySearch(request))',
-      });
-    }
     this.name = resolved.name;
     this.order = resolved.order;
     this.settings = resolved;

@@ -79,7 +79,7 @@ export type { RagRetrieval } from './rag-retrieval.js';
  * ```
  */
 export class RetrievalAugmentationAdvisor implements Advisor {
-  /** The default order: `Order.QUESTION_ANSWER`. */
+  /** @deprecated Use `Order.QUESTION_ANSWER`, the one name of this default; removed in the next release. */
   static readonly DEFAULT_ORDER = Order.QUESTION_ANSWER;
   readonly name: string;
   readonly order: number;

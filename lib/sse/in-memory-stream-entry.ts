@@ -41,6 +41,9 @@ export class InMemoryStreamEntry {
    * `ResumableStreamError` when that cannot be served without a gap.
    */
   read(after: number): Observable<string> {
+    // Hand-written: the buffered frames go out straight from the ring, where `concat(from(…),
+    // live)` would first copy up to `maxBufferedFrames` of them into an array per reconnect;
+    // the reader count moves with subscribe and teardown in the same place.
     return new Observable<string>((subscriber) => {
       this.readers++;
       this.expiry?.unsubscribe();

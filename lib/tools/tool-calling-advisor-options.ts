@@ -1,4 +1,5 @@
 import { Order } from '../advisor-api/order.js';
+import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
 import type { ChatResponse } from '../core/chat-response.js';
 import {
   Rules,
@@ -165,10 +166,7 @@ export const TOOL_CALLING_ADVISOR_DEFAULTS: ResolvedToolCallingAdvisorOptions = 
 });
 
 const RULES: OptionRules<ToolCallingAdvisorOptions> = {
-  order: Rules.custom(
-    'a number (see Order)',
-    (value) => typeof value === 'number' && !Number.isNaN(value),
-  ),
+  ...ADVISOR_IDENTITY_RULES,
   maxRounds: Rules.integer(1),
   toolCallLimits: Rules.custom(
     'an object of limits per tool name',
@@ -185,7 +183,6 @@ const RULES: OptionRules<ToolCallingAdvisorOptions> = {
   toolTimeout: TOOL_EXECUTION_RULES.timeout,
   maxToolCallsPerRound: TOOL_EXECUTION_RULES.maxToolCallsPerRound,
   preamble: Rules.oneOf('stream', 'drop'),
-  name: Rules.nonEmptyString,
   approve: Rules.custom(
     'a function (request, state) => decision | Promise | Observable',
     (value) => typeof value === 'function',

@@ -1,5 +1,4 @@
 import { defer, map, of, type Observable } from 'rxjs';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import {
   Rules,
   validateOptions,
@@ -46,9 +45,11 @@ const IN_MEMORY_DEFAULTS = {
 } as const;
 
 const IN_MEMORY_RULES: OptionRules<InMemoryVectorStoreOptions> = {
-  embeddingModel: Rules.custom(
-    'an EmbeddingModel (an object with embed(texts))',
-    (value) => typeof (value as { embed?: unknown } | null)?.embed === 'function',
+  embeddingModel: Rules.required(
+    Rules.custom(
+      'an EmbeddingModel (an object with embed(texts))',
+      (value) => typeof (value as { embed?: unknown } | null)?.embed === 'function',
+    ),
   ),
   dimensions: Rules.integer(1),
   maxTopK: Rules.integer(1),
@@ -87,21 +88,7 @@ export class InMemoryVectorStore implements VectorStore {
 
   /** @param options The embedding model, dimensions, limits and name. */
   constructor(options: InMemoryVectorStoreOptions) {
-    if (options === undefined || options === null) {
-      throw new InvalidOptionsError({
-        option: 'embeddingModel',
-        value: options,
-        expected: 'an EmbeddingModel (an object with embed(texts))',
-      });
-    }
     const resolved = withDefaults(IN_MEMORY_DEFAULTS, validateOptions(options, IN_MEMORY_RULES));
-    if (resolved.embeddingModel === undefined) {
-      throw new InvalidOptionsError({
-        option: 'embeddingModel',
-        value: undefined,
-        expected: 'an EmbeddingModel (an object with embed(texts))',
-      });
-    }
     this.name = resolved.name;
     this.embeddingModel = resolved.embeddingModel;
     this.dimensions = resolved.dimensions;

@@ -1,5 +1,5 @@
 import { concat, map } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import {
   advisor,
   ChatRequest,
@@ -8,6 +8,7 @@ import {
   type ChatChunk,
 } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const t = (text: string): ChatChunk => ({ type: 'text-delta', text });
 const FINISH: ChatChunk = { type: 'finish', reason: 'stop' };
@@ -32,7 +33,7 @@ describe('advisor chain (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('runs three advisors by order on the way in and in reverse on the way out', () => {

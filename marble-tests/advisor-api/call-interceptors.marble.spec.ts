@@ -8,7 +8,7 @@ import {
   timer,
   type Observable,
 } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { advisor } from '../../lib/advisor-api/advisor';
 import { createAdvisorChain } from '../../lib/advisor-api/advisor-chain';
 import { CallInterceptors } from '../../lib/advisor-api/call-interceptors';
@@ -20,6 +20,7 @@ import type { Tool } from '../../lib/core/tool';
 import { MockChatModel } from '../../lib/testing/mock-chat-model';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import { tool } from '../../lib/tools/tool-fn';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const a: ChatChunk = { type: 'text-delta', text: 'a' };
 const b: ChatChunk = { type: 'text-delta', text: 'b' };
@@ -70,7 +71,7 @@ describe('call interceptors (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('a model-call interceptor that cuts a round off unsubscribes from the model at that frame', () => {

@@ -1,6 +1,6 @@
-import { TestScheduler } from 'rxjs/testing';
 import { ChatRequest, createAdvisorChain, recursiveAdvisor, type ChatChunk } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const values: Record<string, ChatChunk> = {
   a: { type: 'text-delta', text: 'one' },
@@ -17,10 +17,6 @@ const values: Record<string, ChatChunk> = {
 
 const request = ChatRequest.create({ messages: [{ role: 'user', content: 'Hi' }] });
 
-function createScheduler(): TestScheduler {
-  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-}
-
 function twice(delay?: number) {
   return recursiveAdvisor({
     name: 'again',
@@ -34,7 +30,7 @@ function twice(delay?: number) {
 
 describe('recursiveAdvisor (marble)', () => {
   it("streams each attempt's deltas on their own frames", () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a-f|', values);
       const attempt2 = cold('-b--c-f|', values);
       const model = MockChatModel.fromStreams([attempt1, attempt2]);
@@ -47,7 +43,7 @@ describe('recursiveAdvisor (marble)', () => {
   });
 
   it('emits the retry chunk at once and waits the step delay before the next attempt', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a-f|', values);
       const attempt2 = cold('-b-f|', values);
       const model = MockChatModel.fromStreams([attempt1, attempt2]);
@@ -62,7 +58,7 @@ describe('recursiveAdvisor (marble)', () => {
   });
 
   it('unsubscribing during the second attempt tears it down', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a-f|', values);
       const attempt2 = cold('-b--c-f|', values);
       const model = MockChatModel.fromStreams([attempt1, attempt2]);
@@ -74,7 +70,7 @@ describe('recursiveAdvisor (marble)', () => {
   });
 
   it('passes an error of the source through when next stops', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a-#', values, new Error('boom'));
       const model = MockChatModel.fromStreams([attempt1]);
       const stop = recursiveAdvisor({ name: 'again', order: 0, next: () => undefined });
@@ -86,7 +82,7 @@ describe('recursiveAdvisor (marble)', () => {
   });
 
   it('an empty attempt still ends with metadata, usage and finish', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold<ChatChunk>('--|');
       const model = MockChatModel.fromStreams([attempt1]);
       const stop = recursiveAdvisor({ name: 'again', order: 0, next: () => undefined });

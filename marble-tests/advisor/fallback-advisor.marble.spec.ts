@@ -1,5 +1,4 @@
 import { throwError, type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import {
   advisor,
   ChatRequest,
@@ -11,6 +10,7 @@ import {
   type ChatModel,
   type FallbackAdvisorOptions,
 } from '../../lib/index';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const overloaded = (provider: string, retryAfter?: number): ProviderError =>
   new ProviderError({
@@ -51,10 +51,6 @@ const values: Record<string, ChatChunk> = {
   t: usage(30, 6),
 };
 
-function createScheduler(): TestScheduler {
-  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-}
-
 /** A model whose every call is the given cold stream. */
 const model = (provider: string, stream$: Observable<ChatChunk>): ChatModel => ({
   provider,
@@ -79,7 +75,7 @@ function run(
 
 describe('FallbackAdvisor (marble)', () => {
   it('streams the first model when it answers; the backup is never subscribed', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const primary = cold<ChatChunk>('-b-c-(yf|)', values);
       const backup = cold<ChatChunk>('-a|', values);
       const { call } = run([model('primary', primary), model('backup', backup)]);
@@ -90,7 +86,7 @@ describe('FallbackAdvisor (marble)', () => {
   });
 
   it('falls back after the first chunk: retry chunk, then the next model, usage of both', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const primary = cold<ChatChunk>('-a-x#', values, overloaded('primary'));
       const backup = cold<ChatChunk>('-b-c-(yf|)', values);
       const { call } = run([model('primary', primary), model('backup', backup)]);
@@ -103,7 +99,7 @@ describe('FallbackAdvisor (marble)', () => {
 
   it('runs the advisors after it again for the next model', () => {
     const seen: string[] = [];
-    createScheduler().run(({ cold, expectObservable }) => {
+    createTestScheduler().run(({ cold, expectObservable }) => {
       const primary = cold<ChatChunk>('#', values, overloaded('primary'));
       const backup = cold<ChatChunk>('-b-(yf|)', values);
       const recorder = advisor({
@@ -121,7 +117,7 @@ describe('FallbackAdvisor (marble)', () => {
   });
 
   it('re-throws a failure that does not fall back, without trying the next model', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const badRequest = new ProviderError({ provider: 'primary', message: 'bad', status: 400 });
       const primary = cold<ChatChunk>('-a#', values, badRequest);
       const backup = cold<ChatChunk>('-b|', values);
@@ -132,7 +128,7 @@ describe('FallbackAdvisor (marble)', () => {
   });
 
   it("re-throws the last model's error when every model failed", () => {
-    createScheduler().run(({ cold, expectObservable }) => {
+    createTestScheduler().run(({ cold, expectObservable }) => {
       const lastError = overloaded('third');
       const { call } = run([
         model('primary', cold<ChatChunk>('#', values, overloaded('primary'))),
@@ -144,7 +140,7 @@ describe('FallbackAdvisor (marble)', () => {
   });
 
   it('skips a model until its Retry-After has passed (RxJS time), in later calls too', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const primary = cold<ChatChunk>('-#', values, overloaded('primary', 10));
       const backup = cold<ChatChunk>('-b-(yf|)', values);
       const { call } = run([model('primary', primary), model('backup', backup)]);
@@ -158,7 +154,7 @@ describe('FallbackAdvisor (marble)', () => {
   });
 
   it('cancels the answering backup when the subscriber unsubscribes during the fallback', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const primary = cold<ChatChunk>('-a#', values, overloaded('primary'));
       const backup = cold<ChatChunk>('---b---c-(yf|)', values);
       const { call } = run([model('primary', primary), model('backup', backup)]);
@@ -169,7 +165,7 @@ describe('FallbackAdvisor (marble)', () => {
   });
 
   it('lets RetryAdvisor (inner) retry a model before the fallback moves on', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const primary = cold<ChatChunk>('-#', values, overloaded('primary'));
       const backup = cold<ChatChunk>('-b-(yf|)', values);
       const models = [model('primary', primary), model('backup', backup)];

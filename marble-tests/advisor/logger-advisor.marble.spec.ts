@@ -1,4 +1,4 @@
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import {
   ChatRequest,
   createAdvisorChain,
@@ -8,6 +8,7 @@ import {
   type ChatChunk,
 } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const t = (text: string): ChatChunk => ({ type: 'text-delta', text });
 const FINISH: ChatChunk = { type: 'finish', reason: 'stop' };
@@ -31,7 +32,7 @@ describe('LoggerAdvisor (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('passes chunks through on their frames; logs at subscription and at completion', () => {

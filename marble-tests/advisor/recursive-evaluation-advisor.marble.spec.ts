@@ -1,4 +1,3 @@
-import { TestScheduler } from 'rxjs/testing';
 import {
   ChatClient,
   EvaluationAdvisor,
@@ -6,6 +5,7 @@ import {
   type EvaluationResult,
 } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const values: Record<string, ChatChunk> = {
   a: { type: 'text-delta', text: 'draft' },
@@ -29,13 +29,9 @@ const verdicts: Record<string, EvaluationResult> = {
   y: { pass: true, score: 9 },
 };
 
-function createScheduler(): TestScheduler {
-  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-}
-
 describe('EvaluationAdvisor (marble)', () => {
   it('waits for the judge, then re-runs the chain with its feedback', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a-f|', values);
       const attempt2 = cold('-b-f|', values);
       const judge1 = cold('--(n|)', verdicts);
@@ -59,7 +55,7 @@ describe('EvaluationAdvisor (marble)', () => {
   });
 
   it('unsubscribing while the judge runs tears the judge down and starts no attempt', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a-f|', values);
       const attempt2 = cold('-b-f|', values);
       const judge1 = cold('---(n|)', verdicts);
@@ -79,7 +75,7 @@ describe('EvaluationAdvisor (marble)', () => {
   });
 
   it('fails the stream when the judge errors', () => {
-    createScheduler().run(({ cold, expectObservable }) => {
+    createTestScheduler().run(({ cold, expectObservable }) => {
       const attempt1 = cold('-a-f|', values);
       const judge1 = cold<EvaluationResult>('-#', undefined, new Error('judge down'));
       const model = MockChatModel.fromStreams([attempt1]);

@@ -1,6 +1,6 @@
-import { TestScheduler } from 'rxjs/testing';
 import { ChatClient, ProviderError, RetryAdvisor, type ChatChunk } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const overloaded = new ProviderError({
   provider: 'mock',
@@ -22,13 +22,9 @@ const values: Record<string, ChatChunk> = {
   },
 };
 
-function createScheduler(): TestScheduler {
-  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-}
-
 describe('RetryAdvisor (marble)', () => {
   it('waits the exponential backoff in virtual time between attempts', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a#', values, overloaded);
       const attempt2 = cold('--#', values, overloaded);
       const attempt3 = cold('-b-f|', values);
@@ -53,7 +49,7 @@ describe('RetryAdvisor (marble)', () => {
   });
 
   it('unsubscribing during the backoff cancels the wait and the next attempt', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a#', values, overloaded);
       const attempt2 = cold('-b-f|', values);
       const model = MockChatModel.fromStreams([attempt1, attempt2]);
@@ -75,7 +71,7 @@ describe('RetryAdvisor (marble)', () => {
   });
 
   it('re-throws the error of the last attempt when maxAttempts run out', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-#', values, overloaded);
       const attempt2 = cold('-#', values, overloaded);
       const model = MockChatModel.fromStreams([attempt1, attempt2]);

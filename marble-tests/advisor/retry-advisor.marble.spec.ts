@@ -1,4 +1,3 @@
-import { TestScheduler } from 'rxjs/testing';
 import {
   ChatClient,
   InvalidOptionsError,
@@ -9,6 +8,7 @@ import {
   type RetryChunk,
 } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { createTestScheduler } from '../support/test-scheduler';
 
 /** A 429 whose Retry-After asked for `retryAfter` ms (or said nothing). */
 const rateLimited = (retryAfter?: number): ProviderError =>
@@ -52,10 +52,6 @@ function waited(r?: number, s?: number, e?: number): Record<string, ChatChunk> {
     s: withDelay(retry(3), s),
     e: withDelay(retry(2, 'empty answer'), e),
   };
-}
-
-function createScheduler(): TestScheduler {
-  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 }
 
 /** A `random` that answers these draws in order and fails the test on one draw too many. */
@@ -106,7 +102,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
   ])(
     'jitters the exponential backoff (jitter $label, draws $random: waits $waits ms)',
     ({ jitter, random, delays, result }) => {
-      createScheduler().run(({ cold, expectObservable }) => {
+      createTestScheduler().run(({ cold, expectObservable }) => {
         const attempt1 = cold('-a#', values, rateLimited());
         const attempt2 = cold('--#', values, rateLimited());
         const attempt3 = cold('-b-f|', values);
@@ -123,7 +119,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
   );
 
   it('pins the subscriptions of a jittered backoff (default jitter 0.5, draws 1 then 0)', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a#', values, rateLimited());
       const attempt2 = cold('--#', values, rateLimited());
       const attempt3 = cold('-b-f|', values);
@@ -138,7 +134,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
   });
 
   it('waits the Retry-After when it is longer than the backoff', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a#   ', values, rateLimited(30));
       const attempt2 = cold('-b-f| ', values);
       const model = MockChatModel.fromStreams([attempt1, attempt2]);
@@ -151,7 +147,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
   });
 
   it('waits the backoff when it is longer than the Retry-After, and rounds a fraction up', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a#', values, rateLimited(29.2));
       const attempt2 = cold('--#', values, rateLimited(5));
       const attempt3 = cold('-b-f|', values);
@@ -167,7 +163,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
   });
 
   it('ignores the Retry-After with respectRetryAfter: false', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a#', values, rateLimited(30));
       const attempt2 = cold('-b-f|', values);
       const model = MockChatModel.fromStreams([attempt1, attempt2]);
@@ -183,7 +179,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
   });
 
   it('gives up at once, re-throwing the error, when the Retry-After exceeds maxDelay', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const tooLong = rateLimited(51);
       const attempt1 = cold('-a#', values, tooLong);
       const attempt2 = cold('-b-f|', values);
@@ -197,7 +193,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
   });
 
   it('waits a Retry-After equal to maxDelay, and cuts a longer backoff to maxDelay', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a#', values, rateLimited(50));
       const attempt2 = cold('--#', values, rateLimited());
       const attempt3 = cold('-b-f|', values);
@@ -211,7 +207,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
   });
 
   it('unsubscribing during a Retry-After wait tears the timer down; no further model call', () => {
-    const testScheduler = createScheduler();
+    const testScheduler = createTestScheduler();
     const pendingAfterUnsubscribe: number[] = [];
     let model: MockChatModel | undefined;
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
@@ -233,7 +229,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
   });
 
   it('starts afresh on re-subscription: attempts, backoff and draws are per subscription', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const first1 = cold('-a#', values, rateLimited());
       const first2 = cold('-b-f|', values);
       const second1 = cold('-a#', values, rateLimited());
@@ -252,7 +248,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
   });
 
   it('jitters the wait after an empty answer (an empty source), rounded up', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('--|', values);
       const attempt2 = cold('-b-f|', values);
       const model = MockChatModel.fromStreams([attempt1, attempt2]);
@@ -266,7 +262,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
   });
 
   it('re-throws an error that is not retryable without drawing a random number', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const badRequest = new ProviderError({ provider: 'mock', message: 'bad', status: 400 });
       const attempt1 = cold('-a#', values, badRequest);
       const model = MockChatModel.fromStreams([attempt1]);
@@ -278,7 +274,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
   });
 
   it('fails the stream when random throws or answers outside [0, 1]', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const crash = new Error('no entropy');
       const attempt1 = cold('-a#', values, rateLimited());
       const attempt2 = cold('-b-f|', values);
@@ -293,7 +289,7 @@ describe('RetryAdvisor: jitter, Retry-After and maxDelay (marble)', () => {
       expectSubscriptions(attempt1.subscriptions).toBe('^-!');
       expectSubscriptions(attempt2.subscriptions).toBe([]);
     });
-    createScheduler().run(({ cold, expectObservable }) => {
+    createTestScheduler().run(({ cold, expectObservable }) => {
       const attempt1 = cold('-a#', values, rateLimited());
       const model = MockChatModel.fromStreams([attempt1]);
       const chunks$ = chunksOf(model, { random: () => 2 });

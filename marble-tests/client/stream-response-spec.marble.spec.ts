@@ -1,6 +1,7 @@
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { ChatClient, type ChatChunk } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const chunks: Record<string, ChatChunk> = {
   m: { type: 'metadata', id: 'r1', model: 'mock' },
@@ -15,7 +16,7 @@ describe('StreamResponseSpec.content (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('emits only the text deltas, on their own frames', () => {

@@ -1,6 +1,7 @@
 import { EMPTY, expand, filter, of, type Observable, type OperatorFunction } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { expandRounds } from '../../lib/core/expand-rounds';
+import { createTestScheduler } from '../support/test-scheduler';
 
 /** Steps are the values starting with `s`; step `sN` opens round N. */
 type Step = `s${number}`;
@@ -19,7 +20,7 @@ describe('expandRounds (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('emits the values, consumes a step and subscribes to the round it opens', () => {

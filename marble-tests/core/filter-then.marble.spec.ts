@@ -1,6 +1,7 @@
 import { concat, defer, filter, from, isObservable, of, type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { filterThen } from '../../lib/core/filter-then';
+import { createTestScheduler } from '../support/test-scheduler';
 
 /** The composition filterThen stands for, to run side by side. */
 function composed<T, R>(
@@ -21,7 +22,7 @@ describe('filterThen (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   const notB = (value: string): boolean => value !== 'b';

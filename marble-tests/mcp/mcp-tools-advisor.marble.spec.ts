@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import type { AdvisorChain } from '../../lib/advisor-api/advisor.js';
 import type { ChatChunk } from '../../lib/core/chat-chunk.js';
 import { ChatRequest } from '../../lib/core/chat-request.js';
@@ -8,6 +8,7 @@ import type { Tool } from '../../lib/core/tool.js';
 import { McpToolSource } from '../../lib/mcp/mcp-tool-source.js';
 import { mcpToolsAdvisor } from '../../lib/mcp/mcp-tools-advisor.js';
 import { tool } from '../../lib/tools/tool-fn.js';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const text = (t: string): ChatChunk => ({ type: 'text-delta', text: t });
 const local = tool({
@@ -62,9 +63,7 @@ describe('mcpToolsAdvisor (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => {
-      expect(actual).toEqual(expected);
-    });
+    testScheduler = createTestScheduler();
   });
 
   it('adds the listed tools to the request, then passes the chunks through', () => {

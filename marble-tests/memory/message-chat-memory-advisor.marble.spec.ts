@@ -1,4 +1,4 @@
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import {
   ChatRequest,
   createAdvisorChain,
@@ -12,6 +12,7 @@ import {
 } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
 import { VirtualChatMemory } from './support/virtual-chat-memory';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const t = (text: string): ChatChunk => ({ type: 'text-delta', text });
 const FINISH: ChatChunk = { type: 'finish', reason: 'stop' };
@@ -33,7 +34,7 @@ describe('MessageChatMemoryAdvisor (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('calls the model once the history is loaded, passes chunks on their own frames, completes once saved', () => {

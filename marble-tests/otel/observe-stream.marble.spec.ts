@@ -1,7 +1,8 @@
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { take } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { observeStream, type StreamWatcher } from '../../lib/otel/observe-stream';
+import { createTestScheduler } from '../support/test-scheduler';
 
 type Chunk = { readonly type: string };
 const values: Record<string, Chunk> = { a: { type: 'text-delta' }, b: { type: 'text-delta' } };
@@ -29,7 +30,7 @@ function recorder(quietType?: string) {
 describe('observeStream (marble)', () => {
   let testScheduler: TestScheduler;
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('passes values and completion on, and tells the watcher once', () => {

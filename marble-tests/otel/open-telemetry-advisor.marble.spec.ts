@@ -1,5 +1,5 @@
 import { filter, type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import {
   ChatRequest,
   createAdvisorChain,
@@ -9,6 +9,7 @@ import {
 } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
 import { TelemetryHarness } from '../../spec/otel/support/telemetry-harness';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const t = (text: string): ChatChunk => ({ type: 'text-delta', text });
 const FINISH: ChatChunk = { type: 'finish', reason: 'stop' };
@@ -20,7 +21,7 @@ describe('OpenTelemetryAdvisor (marble)', () => {
   let otel: TelemetryHarness;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
     otel = new TelemetryHarness();
   });
   afterEach(() => otel.shutdown());
@@ -93,7 +94,7 @@ describe('OpenTelemetryAdvisor tool spans (marble)', () => {
   let otel: TelemetryHarness;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
     otel = new TelemetryHarness();
   });
   afterEach(() => otel.shutdown());

@@ -1,5 +1,4 @@
 import { map } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import {
   ChatClient,
   StructuredOutputValidationAdvisor,
@@ -7,6 +6,7 @@ import {
   type ChatChunk,
 } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const schema = {
   type: 'object',
@@ -23,13 +23,9 @@ const chunks: Record<string, ChatChunk> = {
   f: { type: 'finish', reason: 'stop' },
 };
 
-function createScheduler(): TestScheduler {
-  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-}
-
 describe('stream().entity() with validation (marble)', () => {
   it('streams partial objects, drops them on the retry chunk and ends with the validated entity', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a-b-f|', chunks);
       const attempt2 = cold('-c-d-f|', chunks);
       const model = MockChatModel.fromStreams([attempt1, attempt2]);
@@ -51,7 +47,7 @@ describe('stream().entity() with validation (marble)', () => {
   });
 
   it('shows the attempt boundary as a retry chunk in stream().chunks()', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a-b-f|', chunks);
       const attempt2 = cold('-c-d-f|', chunks);
       const model = MockChatModel.fromStreams([attempt1, attempt2]);
@@ -82,7 +78,7 @@ describe('stream().entity() with validation (marble)', () => {
   });
 
   it('unsubscribing mid-attempt tears down the model stream and starts no other attempt', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a-b-f|', chunks);
       const attempt2 = cold('-c-d-f|', chunks);
       const model = MockChatModel.fromStreams([attempt1, attempt2]);
@@ -98,7 +94,7 @@ describe('stream().entity() with validation (marble)', () => {
   });
 
   it('passes a model error through after the partials, without retrying', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const attempt1 = cold('-a-#', chunks, new Error('connection reset'));
       const attempt2 = cold('-c-d-f|', chunks);
       const model = MockChatModel.fromStreams([attempt1, attempt2]);
@@ -114,7 +110,7 @@ describe('stream().entity() with validation (marble)', () => {
   });
 
   it('keeps previews of an escaped __proto__ key clean on the frames the JSON grows', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const hostile: Record<string, ChatChunk> = {
         h: { type: 'text-delta', text: '{"\\u005f_pro' },
         i: { type: 'text-delta', text: 'to__": {"polluted": true}, "title": "T",' },
@@ -137,7 +133,7 @@ describe('stream().entity() with validation (marble)', () => {
   });
 
   it('shows no preview past maxDepth, then fails the final value as nested too deeply', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const deep: Record<string, ChatChunk> = {
         a: { type: 'text-delta', text: '{"title": "T", "steps": [' },
         b: { type: 'text-delta', text: '[["s"]]]}' },

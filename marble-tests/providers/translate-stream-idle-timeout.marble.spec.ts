@@ -1,9 +1,10 @@
 import type OpenAI from 'openai';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
 import { ProviderIdleTimeoutError } from '../../lib/errors/provider-idle-timeout-error';
 import { ChatCompletionsTranslator } from '../../lib/providers/openai/chat-completions-translator';
 import { translateStream } from '../../lib/providers/kit/translate-stream';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const errors = { provider: 'test', secrets: [] };
 
@@ -37,7 +38,7 @@ describe('translateStream idleTimeout (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('fails with ProviderIdleTimeoutError when the first event does not come in time, and unsubscribes', () => {

@@ -1,12 +1,13 @@
 import type OpenAI from 'openai';
 import type Anthropic from '@anthropic-ai/sdk';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
 import { AnthropicStreamTranslator } from '../../lib/providers/anthropic/anthropic-stream-translator';
 import { ChatCompletionsTranslator } from '../../lib/providers/openai/chat-completions-translator';
 import { ResponsesTranslator } from '../../lib/providers/openai/responses-translator';
 import { toProviderError } from '../../lib/providers/kit/to-provider-error';
 import { translateStream } from '../../lib/providers/kit/translate-stream';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const errors = { provider: 'test', secrets: [] };
 
@@ -42,7 +43,7 @@ describe('translateStream (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('emits each event’s chunks on that event’s frame, and usage and finish at the end', () => {

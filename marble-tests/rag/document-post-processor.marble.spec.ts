@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import {
   ChatClient,
   ChatClientDocumentReranker,
@@ -13,6 +13,7 @@ import {
   type ScoredDocument,
 } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const t = (text: string): ChatChunk => ({ type: 'text-delta', text });
 const FINISH: ChatChunk = { type: 'finish', reason: 'stop' };
@@ -31,7 +32,7 @@ describe('RetrievalAugmentationAdvisor documentPostProcessors (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('post-processes after retrieval and joining, and calls the model only when it is done', () => {

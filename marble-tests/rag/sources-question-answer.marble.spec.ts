@@ -1,7 +1,7 @@
 // QuestionAnswerAdvisor with emitSources: the sources go out on the frame the search result
 // arrives, before the model is subscribed; an unsubscribe during retrieval sends none.
 import { EMPTY, type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import {
   ChatRequest,
   createAdvisorChain,
@@ -11,6 +11,7 @@ import {
   type VectorStore,
 } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const t = (text: string): ChatChunk => ({ type: 'text-delta', text });
 const FINISH: ChatChunk = { type: 'finish', reason: 'stop' };
@@ -39,7 +40,7 @@ describe('QuestionAnswerAdvisor emitSources (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('sends the sources when the search result arrives, then the answer from the model', () => {

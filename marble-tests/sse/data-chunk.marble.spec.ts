@@ -1,5 +1,5 @@
 import { type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { createAdvisorChain } from '../../lib/advisor-api/advisor-chain';
 import type { ChatChunk, DataChunk } from '../../lib/core/chat-chunk';
 import type { ChatModel } from '../../lib/core/chat-model';
@@ -8,6 +8,7 @@ import type { Tool } from '../../lib/core/tool';
 import { MockChatModel } from '../../lib/testing/mock-chat-model';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import { tool } from '../../lib/tools/tool-fn';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const text = (t: string): ChatChunk => ({ type: 'text-delta', text: t });
 const data = (step: number): DataChunk => ({ type: 'data', name: 'progress', data: { step } });
@@ -23,7 +24,7 @@ describe('data chunks through the tool loop (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('are forwarded on the frame they arrive, in every round, and stop with an unsubscribe', () => {

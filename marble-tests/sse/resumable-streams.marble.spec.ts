@@ -1,7 +1,7 @@
 import { catchError, defer, EMPTY, type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
 import { ResumableStreams } from '../../lib/sse';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const chunks: Record<string, ChatChunk> = {
   a: { type: 'text-delta', text: 'a' },
@@ -19,10 +19,6 @@ const frames = {
   h: ': ping\n\n',
 };
 
-function newScheduler(): TestScheduler {
-  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-}
-
 const key = (streamId: string) => ({ owner: 'alice', streamId });
 
 /** A resume evaluated when it is subscribed (at its place in virtual time); gone = empty. */
@@ -39,7 +35,7 @@ function resumeLater(
 
 describe('ResumableStreams (marbles)', () => {
   it('keeps the model running without clients for ttl, then aborts it', () => {
-    newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const streams = new ResumableStreams({ ttl: 5 });
       const source = cold('-a-b-c-d-', chunks);
       expectObservable(streams.start(key('s'), source, { heartbeat: false }), '^-!').toBe(
@@ -52,7 +48,7 @@ describe('ResumableStreams (marbles)', () => {
   });
 
   it('a client that comes back within ttl gets what it missed, then the live frames', () => {
-    newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const streams = new ResumableStreams({ ttl: 5 });
       const source = cold('-a-b-c-d|', chunks);
       expectObservable(streams.start(key('s'), source, { heartbeat: false }), '^-!').toBe(
@@ -68,7 +64,7 @@ describe('ResumableStreams (marbles)', () => {
   });
 
   it('heartbeats are per connection: neither stored nor numbered; a resumed client gets its own', () => {
-    newScheduler().run(({ cold, expectObservable }) => {
+    createTestScheduler().run(({ cold, expectObservable }) => {
       const streams = new ResumableStreams({ ttl: 50 });
       const source = cold('-a---b', chunks);
       expectObservable(streams.start(key('s'), source, { heartbeat: 2 }), '^------!').toBe(
@@ -83,7 +79,7 @@ describe('ResumableStreams (marbles)', () => {
   });
 
   it('a finished stream stays resumable for ttl after its last client left, then is gone', () => {
-    newScheduler().run(({ cold, expectObservable }) => {
+    createTestScheduler().run(({ cold, expectObservable }) => {
       const streams = new ResumableStreams({ ttl: 10 });
       const source = cold('-a|', chunks);
       const done = `id: 2\nevent: done\ndata: {}\n\n`;
@@ -104,7 +100,7 @@ describe('ResumableStreams (marbles)', () => {
   });
 
   it('a stream nobody subscribes to is dropped after ttl without ever calling the model', () => {
-    newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const streams = new ResumableStreams({ ttl: 3 });
       const source = cold('-a|', chunks);
       streams.start(key('s'), source);

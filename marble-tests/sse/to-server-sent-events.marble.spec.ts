@@ -1,7 +1,7 @@
 import { map } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
 import { toServerSentEvents } from '../../lib/sse';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const chunks: Record<string, ChatChunk> = {
   a: { type: 'text-delta', text: 'Hel' },
@@ -18,13 +18,9 @@ const frames: Record<string, string> = {
   h: ': ping\n\n',
 };
 
-function newScheduler(): TestScheduler {
-  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-}
-
 describe('toServerSentEvents (marbles)', () => {
   it('sends heartbeats on an RxJS interval while the stream runs, and stops at its end', () => {
-    newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-b------f|', chunks);
       const expected = '   -A-Bh---h-F(D|)';
       expectObservable(source.pipe(toServerSentEvents({ heartbeat: 4 })), '^ 100ms !').toBe(
@@ -36,7 +32,7 @@ describe('toServerSentEvents (marbles)', () => {
   });
 
   it('sends nothing but heartbeats while the model is silent', () => {
-    newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold<ChatChunk>('-------');
       expectObservable(source.pipe(toServerSentEvents({ heartbeat: 2 })), '^------!').toBe(
         '--h-h-h',
@@ -47,7 +43,7 @@ describe('toServerSentEvents (marbles)', () => {
   });
 
   it('with heartbeat: false, frames follow the chunks exactly', () => {
-    newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-b-f|', chunks);
       expectObservable(source.pipe(toServerSentEvents({ heartbeat: false }))).toBe(
         '-A-B-F(D|)',
@@ -58,7 +54,7 @@ describe('toServerSentEvents (marbles)', () => {
   });
 
   it('a source error becomes an error event, then the frames complete', () => {
-    newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-#', chunks, new Error('boom'));
       const expected = '   -Ah(E|)';
       expectObservable(source.pipe(toServerSentEvents({ heartbeat: 2 }))).toBe(expected, {
@@ -70,7 +66,7 @@ describe('toServerSentEvents (marbles)', () => {
   });
 
   it('a throwing errorMessage callback still ends the stream with the safe message', () => {
-    newScheduler().run(({ cold, expectObservable }) => {
+    createTestScheduler().run(({ cold, expectObservable }) => {
       const source = cold('-#', chunks, new Error('boom'));
       const operator = toServerSentEvents({
         heartbeat: false,
@@ -85,7 +81,7 @@ describe('toServerSentEvents (marbles)', () => {
   });
 
   it('an empty source is a done event alone', () => {
-    newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold<ChatChunk>('|');
       expectObservable(source.pipe(toServerSentEvents({ heartbeat: 3 }))).toBe('(D|)', {
         D: event(1, 'done', '{}'),
@@ -95,7 +91,7 @@ describe('toServerSentEvents (marbles)', () => {
   });
 
   it('early unsubscription tears down the source and the heartbeat timer', () => {
-    newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-b------f|', chunks);
       expectObservable(source.pipe(toServerSentEvents({ heartbeat: 2 })), '^---!').toBe(
         '-AhB',
@@ -106,7 +102,7 @@ describe('toServerSentEvents (marbles)', () => {
   });
 
   it('re-subscription starts again: ids from 1, heartbeat timer anew', () => {
-    newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-b|', chunks);
       const frames$ = source.pipe(toServerSentEvents({ heartbeat: 2 }));
       const shifted = { ...frames, C: event(3, 'done', '{}') };
@@ -117,7 +113,7 @@ describe('toServerSentEvents (marbles)', () => {
   });
 
   it("'ai-sdk-ui': each loop round is a step whose frames arrive when the round's chunks do", () => {
-    newScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold<ChatChunk>('s 9ms a 9ms e 9ms t 9ms r 9ms S 9ms b 9ms F 9ms |', {
         s: { type: 'round-start', round: 1 },
         a: { type: 'text-delta', text: 'Checking' },

@@ -1,6 +1,7 @@
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { ChatRequest, type ChatChunk } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const request = ChatRequest.create({ messages: [{ role: 'user', content: 'Hi' }] });
 
@@ -8,7 +9,7 @@ describe('MockChatModel (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('waits `delay` and spaces chunks by `interval` in virtual time', () => {

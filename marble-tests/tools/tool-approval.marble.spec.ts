@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { createAdvisorChain } from '../../lib/advisor-api/advisor-chain.js';
 import type { ChatChunk } from '../../lib/core/chat-chunk.js';
 import { ChatRequest } from '../../lib/core/chat-request.js';
@@ -11,6 +11,7 @@ import type { ToolApprovalDecision } from '../../lib/tools/tool-approval.js';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor.js';
 import type { ToolCallingAdvisorOptions } from '../../lib/tools/tool-calling-advisor-options.js';
 import { tool } from '../../lib/tools/tool-fn.js';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const text = (t: string): ChatChunk => ({ type: 'text-delta', text: t });
 const toolCall = (id: string, name: string): ToolCall => ({ id, name, arguments: '{}' });
@@ -60,7 +61,7 @@ describe('ToolCallingAdvisor approval (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('emits the request, waits for a decision arriving later, then runs the tool', () => {

@@ -1,5 +1,5 @@
 import { NEVER, tap, type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { advisor } from '../../lib/advisor-api/advisor.js';
 import { createAdvisorChain } from '../../lib/advisor-api/advisor-chain.js';
 import { Order } from '../../lib/advisor-api/order.js';
@@ -14,6 +14,7 @@ import type { Tool } from '../../lib/core/tool.js';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import type { ToolCallingAdvisorOptions } from '../../lib/tools/tool-calling-advisor-options';
 import { tool } from '../../lib/tools/tool-fn';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const text = (t: string): ChatChunk => ({ type: 'text-delta', text: t });
 const call = (id: string, name: string, args = '{}'): ChatChunk => ({
@@ -80,7 +81,7 @@ describe('ToolCallingAdvisor (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it("streams round 2's deltas on their own frames and filters tool-call chunks", () => {

@@ -1,5 +1,5 @@
 import { NEVER, type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { createAdvisorChain } from '../../lib/advisor-api/advisor-chain.js';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
 import type { ChatModel } from '../../lib/core/chat-model';
@@ -11,6 +11,7 @@ import { executeToolCalls } from '../../lib/tools/execute-tool-calls';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import type { ToolCallingAdvisorOptions } from '../../lib/tools/tool-calling-advisor-options';
 import { tool } from '../../lib/tools/tool-fn';
+import { createTestScheduler } from '../support/test-scheduler';
 
 // Issue 20, point 6: an Observable tool's values reach the client as preliminary results
 // (emitToolEvents), the model sees only the last one; the tool input goes out as typed.
@@ -85,7 +86,7 @@ describe('tool progress and streamed tool input (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('sends each value of an Observable tool as it comes, then the result, then the next round', () => {

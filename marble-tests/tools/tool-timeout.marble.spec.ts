@@ -1,5 +1,5 @@
 import { NEVER, type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { createAdvisorChain } from '../../lib/advisor-api/advisor-chain.js';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
 import type { ChatModel } from '../../lib/core/chat-model';
@@ -11,6 +11,7 @@ import { executeToolCalls } from '../../lib/tools/execute-tool-calls';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import type { ToolCallingAdvisorOptions } from '../../lib/tools/tool-calling-advisor-options';
 import { tool } from '../../lib/tools/tool-fn';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const call: ChatChunk = { type: 'tool-call', id: 'c1', name: 'hang', arguments: '{}' };
 const askTools: ChatChunk = { type: 'finish', reason: 'tool-calls' };
@@ -52,7 +53,7 @@ describe('default tool timeout (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('cancels a tool after 5 minutes by default and reports it to the model', () => {

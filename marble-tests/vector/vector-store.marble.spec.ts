@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { lastValueFrom, of, type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import {
   type EmbeddingError,
   InMemoryVectorStore,
@@ -11,6 +11,7 @@ import {
 } from '../../lib/index';
 import { SqliteVectorStore } from '../../lib/vector/sqlite/index';
 import { vocabularyVector } from '../../spec/vector/support/vocabulary-embedding-model';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const USAGE = { inputTokens: 1, outputTokens: undefined, totalTokens: 1 };
 const response = (...texts: string[]): EmbeddingResponse => ({
@@ -42,7 +43,7 @@ describe.each(stores)('%s (marble)', (_name, create) => {
   let store: VectorStore;
 
   beforeEach(async () => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
     model = new SwitchableModel();
     store = create(model);
     model.next = of(response('green tea'));

@@ -25,7 +25,6 @@ describe('Order', () => {
     expect(new LoggerAdvisor().order).toBe(Order.DEFAULT);
     expect(advisor({ name: 'a' }).order).toBe(Order.DEFAULT);
     expect(new RetryAdvisor().order).toBe(Order.RETRY);
-    expect(RetryAdvisor.DEFAULT_ORDER).toBe(Order.RETRY);
   });
 
   it('keeps the documented offsets', () => {

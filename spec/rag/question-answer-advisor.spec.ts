@@ -9,6 +9,7 @@ import {
   InvalidOptionsError,
   MessageChatMemoryAdvisor,
   MessageWindowChatMemory,
+  Order,
   QuestionAnswerAdvisor,
   VectorDimensionError,
   type QuestionAnswerAdvisorOptions,
@@ -230,8 +231,6 @@ describe('QuestionAnswerAdvisor', () => {
     expect(
       () => new QuestionAnswerAdvisor({ vectorStore: store, onNoDocuments: 'x' as never }),
     ).toThrow(InvalidOptionsError);
-    expect(new QuestionAnswerAdvisor({ vectorStore: store }).order).toBe(
-      QuestionAnswerAdvisor.DEFAULT_ORDER,
-    );
+    expect(new QuestionAnswerAdvisor({ vectorStore: store }).order).toBe(Order.QUESTION_ANSWER);
   });
 });

@@ -11,6 +11,7 @@ import {
   InvalidOptionsError,
   MessageChatMemoryAdvisor,
   MessageWindowChatMemory,
+  Order,
   MultiQueryExpander,
   QuestionAnswerAdvisor,
   ReciprocalRankFusionDocumentJoiner,
@@ -491,7 +492,7 @@ describe('RetrievalAugmentationAdvisor: bad input gets a typed error and calls n
     });
     expect([rag.name, rag.order]).toEqual(['rag', 3]);
     expect(new RetrievalAugmentationAdvisor({ documentRetrievers: [retriever] }).order).toBe(
-      RetrievalAugmentationAdvisor.DEFAULT_ORDER,
+      Order.QUESTION_ANSWER,
     );
     expect(
       () => new RetrievalAugmentationAdvisor({ documentRetrievers: [retriever], name: '' }),

@@ -1,5 +1,11 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
+import {
+  Rules,
+  validateOptions,
+  withDefaults,
+  type OptionRules,
+} from '../../core/validate-options.js';
+import { isSqliteDatabase } from '../../sqlite/is-sqlite-database.js';
 import { DEFAULT_MAX_MEDIA_BYTES } from '../stored-media.js';
 
 /**
@@ -32,6 +38,28 @@ export interface SqliteChatMemoryRepositoryOptions {
 
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
+const SQLITE_DEFAULTS = {
+  tableName: 'rx_advisors_chat_memory',
+  maxMediaBytes: DEFAULT_MAX_MEDIA_BYTES,
+} as const;
+
+const SQLITE_RULES = {
+  database: Rules.required(
+    Rules.custom(
+      "an open better-sqlite3 Database (import Database from 'better-sqlite3'; new Database('chat.db'))",
+      (value) => isSqliteDatabase(value, 'pragma'),
+    ),
+  ),
+  tableName: Rules.custom(
+    'a SQL identifier: letters, digits and underscores, not starting with a digit',
+    (value) => typeof value === 'string' && TABLE_NAME.test(value),
+  ),
+  maxMediaBytes: Rules.custom(
+    'an integer of at least 0 (bytes of inline media per message)',
+    (value) => Number.isSafeInteger(value) && (value as number) >= 0,
+  ),
+} as const satisfies OptionRules<SqliteChatMemoryRepositoryOptions>;
+
 /**
  * Checks {@link SqliteChatMemoryRepositoryOptions} and fills in the defaults.
  * @internal
@@ -40,43 +68,5 @@ const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 export function checkSqliteOptions(
   options: SqliteChatMemoryRepositoryOptions,
 ): Required<SqliteChatMemoryRepositoryOptions> {
-  const {
-    database,
-    tableName = 'rx_advisors_chat_memory',
-    maxMediaBytes = DEFAULT_MAX_MEDIA_BYTES,
-  } = options ?? {};
-  const given: unknown = database;
-  if (!isDatabase(given)) {
-    throw new InvalidOptionsError({
-      option: 'database',
-      value: given,
-      expected:
-        "an open better-sqlite3 Database (import Database from 'better-sqlite3'; new Database('chat.db'))",
-    });
-  }
-  if (typeof tableName !== 'string' || !TABLE_NAME.test(tableName)) {
-    throw new InvalidOptionsError({
-      option: 'tableName',
-      value: tableName,
-      expected: 'a SQL identifier: letters, digits and underscores, not starting with a digit',
-    });
-  }
-  if (!Number.isSafeInteger(maxMediaBytes) || maxMediaBytes < 0) {
-    throw new InvalidOptionsError({
-      option: 'maxMediaBytes',
-      value: maxMediaBytes,
-      expected: 'an integer of at least 0 (bytes of inline media per message)',
-    });
-  }
-  return { database: given, tableName, maxMediaBytes };
-}
-
-function isDatabase(value: unknown): value is BetterSqlite3.Database {
-  if (typeof value !== 'object' || value === null) return false;
-  const db = value as Record<string, unknown>;
-  return (
-    typeof db['prepare'] === 'function' &&
-    typeof db['transaction'] === 'function' &&
-    typeof db['pragma'] === 'function'
-  );
+  return withDefaults(SQLITE_DEFAULTS, validateOptions(options, SQLITE_RULES));
 }

@@ -1,3 +1,4 @@
+import { assertNever } from '../../core/assert-never.js';
 import type {
   JSONValue,
   LanguageModelV3FunctionTool,
@@ -193,8 +194,4 @@ function aiSdkResponseFormat(format: ResponseFormat): AiSdkResponseFormat {
     default:
       return assertNever(format);
   }
-}
-
-function assertNever(value: never): never {
-  throw new TypeError(`unexpected value: ${JSON.stringify(value)}`);
 }

@@ -4,14 +4,14 @@ import type {
   EmbeddingModelV3CallOptions,
   SharedV3ProviderOptions,
 } from '@ai-sdk/provider';
-import { catchError, concatMap, defer, from, map, Observable, of, throwError } from 'rxjs';
+import { catchError, concatMap, defer, from, map, of, throwError, type Observable } from 'rxjs';
+import { sdkCall } from '../kit/index.js';
 import {
   Rules,
   validateOptions,
   withDefaults,
   type OptionRules,
 } from '../../core/validate-options.js';
-import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import { embedInBatches } from '../../vector/embed-in-batches.js';
 import type { EmbeddingModel, EmbeddingResponse } from '../../vector/embedding-model.js';
 import { aiSdkError } from './ai-sdk-error.js';
@@ -121,13 +121,6 @@ export class AiSdkEmbeddingModel implements EmbeddingModel {
 
   /** @param options The AI SDK model, batch size, provider options, name and secrets. */
   constructor(options: AiSdkEmbeddingModelOptions) {
-    if (options === undefined || options === null) {
-      throw new InvalidOptionsError({
-        option: 'model',
-        value: options,
-        expected: 'an AI SDK embedding model of specification v3 or v2',
-      });
-    }
     const settings = withDefaults(
       AI_SDK_EMBEDDING_DEFAULTS,
       validateOptions(options, AI_SDK_EMBEDDING_RULES),
@@ -164,24 +157,14 @@ export class AiSdkEmbeddingModel implements EmbeddingModel {
   /** One `doEmbed` call, aborted on unsubscribe. */
   private request(values: string[]): Observable<EmbeddingResponse> {
     const errors = { provider: this.provider, secrets: this.secrets };
-    return new Observable<Awaited<ReturnType<AiSdkEmbeddingModelSpec['doEmbed']>>>((subscriber) => {
-      const controller = new AbortController();
-      const call: EmbeddingModelV3CallOptions = { values, abortSignal: controller.signal };
+    const model = this.model;
+    return sdkCall<Awaited<ReturnType<AiSdkEmbeddingModelSpec['doEmbed']>>>((abortSignal) => {
+      const call: EmbeddingModelV3CallOptions = { values, abortSignal };
       if (this.providerOptions !== undefined) call.providerOptions = this.providerOptions;
-      const model = this.model;
       // V2's call options are V3's for every field set here.
-      const pending =
-        model.specificationVersion === 'v3'
-          ? model.doEmbed(call)
-          : model.doEmbed(call as Parameters<EmbeddingModelV2<string>['doEmbed']>[0]);
-      Promise.resolve(pending).then(
-        (result) => {
-          subscriber.next(result);
-          subscriber.complete();
-        },
-        (error: unknown) => subscriber.error(error),
-      );
-      return () => controller.abort();
+      return model.specificationVersion === 'v3'
+        ? model.doEmbed(call)
+        : model.doEmbed(call as Parameters<EmbeddingModelV2<string>['doEmbed']>[0]);
     }).pipe(
       catchError((error: unknown) => throwError(() => aiSdkError(error, errors))),
       map((result) => {

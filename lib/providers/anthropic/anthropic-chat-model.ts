@@ -10,7 +10,6 @@ import {
   withDefaults,
   type OptionRules,
 } from '../../core/validate-options.js';
-import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import {
   clientSecrets,
   DEFAULT_IDLE_TIMEOUT,
@@ -73,7 +72,7 @@ const nonBlank = Rules.custom(
 );
 
 const ANTHROPIC_CHAT_MODEL_RULES: OptionRules<AnthropicChatModelOptions> = {
-  model: nonBlank,
+  model: Rules.required(Rules.custom("a model name such as 'claude-sonnet-4-5'", nonBlank.test)),
   provider: nonBlank,
   maxTokens: Rules.integer(1),
   idleTimeout: idleTimeoutRule,
@@ -120,13 +119,6 @@ export class AnthropicChatModel implements ChatModel {
       ANTHROPIC_CHAT_MODEL_DEFAULTS,
       validateOptions(options, ANTHROPIC_CHAT_MODEL_RULES),
     );
-    if (settings.model === undefined) {
-      throw new InvalidOptionsError({
-        option: 'model',
-        value: undefined,
-        expected: "a model name such as 'claude-sonnet-4-5'",
-      });
-    }
     this.client = settings.client;
     this.model = settings.model;
     this.maxTokens = settings.maxTokens;

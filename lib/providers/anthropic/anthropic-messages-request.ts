@@ -1,3 +1,4 @@
+import { assertNever } from '../../core/assert-never.js';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatOptions, ToolChoice } from '../../core/chat-options.js';
 import type { ChatRequest } from '../../core/chat-request.js';
@@ -163,8 +164,4 @@ function toToolChoice(choice: ToolChoice): Anthropic.ToolChoice {
     default:
       return { type: 'tool', name: choice.name };
   }
-}
-
-function assertNever(value: never): never {
-  throw new TypeError(`Unexpected value: ${JSON.stringify(value)}`);
 }

@@ -3,6 +3,7 @@
 
 // Streams
 export { sdkEventStream } from './sdk-event-stream.js';
+export { sdkCall } from './sdk-call.js';
 export { translateStream, type TranslateStreamOptions } from './translate-stream.js';
 export type { ChunkSink, StreamTranslator } from './stream-translator.js';
 export { DEFAULT_IDLE_TIMEOUT, idleTimeoutRule } from './idle-timeout.js';

@@ -1,3 +1,5 @@
+import { assertNever } from '../../core/assert-never.js';
+import { jsonSchemaFormat } from './json-schema-format.js';
 import type OpenAI from 'openai';
 import type { ChatOptions, ResponseFormat, ToolChoice } from '../../core/chat-options.js';
 import type { ChatRequest } from '../../core/chat-request.js';
@@ -100,21 +102,9 @@ function toChatResponseFormat(
       return { type: 'text' };
     case 'json':
       return { type: 'json_object' };
-    case 'json-schema': {
-      const jsonSchema: {
-        name: string;
-        schema: Record<string, unknown>;
-        strict: boolean;
-        description?: string;
-      } = { name: format.name ?? 'response', schema: format.schema, strict: format.strict ?? true };
-      if (format.description !== undefined) jsonSchema.description = format.description;
-      return { type: 'json_schema', json_schema: jsonSchema };
-    }
+    case 'json-schema':
+      return { type: 'json_schema', json_schema: jsonSchemaFormat(format) };
     default:
       return assertNever(format);
   }
-}
-
-function assertNever(value: never): never {
-  throw new TypeError(`Unexpected value: ${JSON.stringify(value)}`);
 }

@@ -112,7 +112,7 @@ const nonBlank = Rules.custom(
  */
 export const OPENAI_CHAT_MODEL_RULES: OptionRules<OpenAiChatModelOptions> = {
   api: Rules.oneOf('chat', 'responses'),
-  model: nonBlank,
+  model: Rules.required(Rules.custom("a model name such as 'gpt-4o-mini'", nonBlank.test)),
   provider: nonBlank,
   maxTokensField: Rules.oneOf('max_completion_tokens', 'max_tokens'),
   includeUsage: Rules.boolean,

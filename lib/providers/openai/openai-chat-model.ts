@@ -5,7 +5,6 @@ import type { ChatModel } from '../../core/chat-model.js';
 import type { ChatOptions } from '../../core/chat-options.js';
 import type { ChatRequest } from '../../core/chat-request.js';
 import { validateOptions, withDefaults } from '../../core/validate-options.js';
-import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import {
   clientSecrets,
   mergeOptions,
@@ -69,13 +68,6 @@ export class OpenAiChatModel implements ChatModel {
       settings.api === 'chat' ? ['chat', 'completions', 'create'] : ['responses', 'create'],
       "an OpenAI client: new OpenAI({ apiKey }) from the 'openai' package",
     );
-    if (settings.model === undefined) {
-      throw new InvalidOptionsError({
-        option: 'model',
-        value: undefined,
-        expected: "a model name such as 'gpt-4o-mini'",
-      });
-    }
     this.client = settings.client;
     this.model = settings.model;
     this.api = settings.api;

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { map, Observable, of } from 'rxjs';
+import { catchError, map, of, throwError, type Observable } from 'rxjs';
 import type { Usage } from '../../core/usage.js';
 import {
   Rules,
@@ -9,7 +9,7 @@ import {
 } from '../../core/validate-options.js';
 import { embedInBatches } from '../../vector/embed-in-batches.js';
 import type { EmbeddingModel, EmbeddingResponse } from '../../vector/embedding-model.js';
-import { clientSecrets, toProviderError, validateClient } from '../kit/index.js';
+import { clientSecrets, sdkCall, toProviderError, validateClient } from '../kit/index.js';
 
 /**
  * Options of {@link OpenAiEmbeddingModel}.
@@ -92,25 +92,14 @@ export class OpenAiEmbeddingModel implements EmbeddingModel {
 
   /** One `embeddings.create` call, aborted on unsubscribe. */
   private request(input: string[]): Observable<EmbeddingResponse> {
-    return new Observable<OpenAI.Embeddings.CreateEmbeddingResponse>((subscriber) => {
-      const controller = new AbortController();
-      const body: OpenAI.Embeddings.EmbeddingCreateParams = { model: this.model, input };
-      if (this.dimensions !== undefined) body.dimensions = this.dimensions;
-      this.client.embeddings.create(body, { signal: controller.signal }).then(
-        (response) => {
-          subscriber.next(response);
-          subscriber.complete();
-        },
-        (error: unknown) =>
-          subscriber.error(
-            toProviderError(error, {
-              provider: this.provider,
-              secrets: clientSecrets(this.client),
-            }),
-          ),
-      );
-      return () => controller.abort();
-    }).pipe(
+    const body: OpenAI.Embeddings.EmbeddingCreateParams = { model: this.model, input };
+    if (this.dimensions !== undefined) body.dimensions = this.dimensions;
+    return sdkCall((signal) => this.client.embeddings.create(body, { signal })).pipe(
+      catchError((error: unknown) =>
+        throwError(() =>
+          toProviderError(error, { provider: this.provider, secrets: clientSecrets(this.client) }),
+        ),
+      ),
       map((response) => ({
         embeddings: [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding),
         usage: usageOf(response.usage),

@@ -1,3 +1,5 @@
+import { assertNever } from '../../core/assert-never.js';
+import { jsonSchemaFormat } from './json-schema-format.js';
 import type OpenAI from 'openai';
 import type { ChatOptions, ResponseFormat, ToolChoice } from '../../core/chat-options.js';
 import type { ChatRequest } from '../../core/chat-request.js';
@@ -173,21 +175,9 @@ function toTextFormat(format: ResponseFormat): OpenAI.Responses.ResponseFormatTe
       return { type: 'text' };
     case 'json':
       return { type: 'json_object' };
-    case 'json-schema': {
-      const config: OpenAI.Responses.ResponseFormatTextJSONSchemaConfig = {
-        type: 'json_schema',
-        name: format.name ?? 'response',
-        schema: format.schema,
-        strict: format.strict ?? true,
-      };
-      if (format.description !== undefined) config.description = format.description;
-      return config;
-    }
+    case 'json-schema':
+      return { type: 'json_schema', ...jsonSchemaFormat(format) };
     default:
       return assertNever(format);
   }
-}
-
-function assertNever(value: never): never {
-  throw new TypeError(`Unexpected value: ${JSON.stringify(value)}`);
 }

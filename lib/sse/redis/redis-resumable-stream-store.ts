@@ -195,6 +195,8 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
 
   ended(key: ResumableStreamKey): Observable<void> {
     const k = this.keys(key);
+    // Hand-written, but composition (defer + merge + take(1) + finalize) would serve as well:
+    // it runs once per stream, not per frame. Left for the store's owner to replace.
     return new Observable<void>((subscriber) => {
       const end = (): void => {
         subscriber.next();
@@ -224,6 +226,8 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
 
   /** The frames after `after` from the multiplexed reader, ended by the end marker. */
   private follow(k: StreamKeys, streamId: string, after: number): Observable<string> {
+    // Hand-written: it bridges the multiplexed reader's callback API (deliver, fail) to an
+    // Observable with completion and errors, which `fromEventPattern` cannot carry.
     return new Observable<string>((subscriber) => {
       let position = after;
       const reader: StreamReader = {

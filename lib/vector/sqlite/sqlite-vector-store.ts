@@ -7,6 +7,7 @@ import {
   type OptionRules,
 } from '../../core/validate-options.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
+import { isSqliteDatabase } from '../../sqlite/is-sqlite-database.js';
 import { VectorDimensionError } from '../../errors/vector-dimension-error.js';
 import { VectorStoreError, type VectorStoreOperation } from '../../errors/vector-store-error.js';
 import { checkDocument, isMetadataValue } from '../check-document.js';
@@ -69,7 +70,7 @@ const SQLITE_RULES: OptionRules<SqliteVectorStoreOptions> = {
   database: Rules.required(
     Rules.custom(
       "an open better-sqlite3 Database (import Database from 'better-sqlite3'; new Database('app.db'))",
-      isDatabase,
+      (value) => isSqliteDatabase(value, 'loadExtension'),
     ),
   ),
   embeddingModel: Rules.required(
@@ -277,13 +278,3 @@ export class SqliteVectorStore implements VectorStore {
 }
 
 const isList = (value: unknown): value is readonly unknown[] => Array.isArray(value);
-
-function isDatabase(value: unknown): value is BetterSqlite3.Database {
-  if (typeof value !== 'object' || value === null) return false;
-  const db = value as Record<string, unknown>;
-  return (
-    typeof db['prepare'] === 'function' &&
-    typeof db['transaction'] === 'function' &&
-    typeof db['loadExtension'] === 'function'
-  );
-}

@@ -1,5 +1,5 @@
 import { EMPTY, of, type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import {
   ChatRequest,
   createAdvisorChain,
@@ -9,6 +9,7 @@ import {
   type VectorStore,
 } from '../../../lib/index';
 import { MockChatModel } from '../../../lib/testing/index';
+import { createTestScheduler } from '../../support/test-scheduler';
 
 const t = (text: string): ChatChunk => ({ type: 'text-delta', text });
 const FINISH: ChatChunk = { type: 'finish', reason: 'stop' };
@@ -48,7 +49,7 @@ describe('VectorStoreChatMemoryAdvisor (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('recalls before the model call: the model is subscribed once the search is done', () => {

@@ -1,9 +1,10 @@
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import type { ChatChunk } from '../../../lib/core/chat-chunk';
 import { ProviderIdleTimeoutError } from '../../../lib/errors/provider-idle-timeout-error';
 import type { AiSdkStreamPart } from '../../../lib/providers/ai-sdk/ai-sdk-language-model';
 import { AiSdkStreamTranslator } from '../../../lib/providers/ai-sdk/ai-sdk-stream-translator';
 import { translateStream } from '../../../lib/providers/kit/translate-stream';
+import { createTestScheduler } from '../../support/test-scheduler';
 
 const errors = { provider: 'test', secrets: [] };
 
@@ -48,7 +49,7 @@ describe('AiSdkStreamTranslator through translateStream (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('emits each part on its own frame; usage and finish when the stream completes', () => {

@@ -1,8 +1,6 @@
 // Images and files through the bridge and real AI SDK provider packages (@ai-sdk/google,
 // @ai-sdk/mistral 3.x and 2.x, @ai-sdk/anthropic) to a loopback server.
 import { createAnthropic } from '@ai-sdk/anthropic';
-import { lastValueFrom } from 'rxjs';
-import { aggregate } from '../../../lib/core/aggregate.js';
 import type { ChatRequest } from '../../../lib/core/chat-request.js';
 import type { MediaPart } from '../../../lib/core/media-part.js';
 import { ProviderError } from '../../../lib/errors/provider-error.js';
@@ -20,6 +18,8 @@ import {
   PNG_BASE64,
   toolMediaRequest,
   userMediaRequest,
+  mediaRefusal,
+  sentBody as sentBodyOf,
 } from '../support/media.js';
 import { startReplayServer, type ReplayServer, type WireJson } from '../support/replay-server.js';
 import { syntheticAnthropicText } from '../support/synthetic-streams.js';
@@ -34,27 +34,13 @@ describe('AiSdkChatModel: images and files', () => {
   });
   afterAll(() => server.close());
 
-  async function sentBody(
+  const sentBody = (
     model: AiSdkChatModel,
     request: ChatRequest,
     reply = replay('google-text.chunks.txt'),
-  ): Promise<WireJson> {
-    server.enqueue(reply);
-    await lastValueFrom(model.stream(request).pipe(aggregate()));
-    return server.requests[server.requests.length - 1].body;
-  }
-
-  async function refusal(
-    model: AiSdkChatModel,
-    request: ChatRequest,
-  ): Promise<UnsupportedMediaError> {
-    const before = server.requests.length;
-    const error = await failure(model.stream(request));
-    expect(server.requests.length).toBe(before);
-    expect(ProviderError.isInstance(error)).toBe(false);
-    if (!UnsupportedMediaError.isInstance(error)) throw error;
-    return error;
-  }
+  ): Promise<WireJson> => sentBodyOf(server, model, request, reply);
+  const refusal = (model: AiSdkChatModel, request: ChatRequest) =>
+    mediaRefusal(server, model, request);
 
   it('@ai-sdk/google: inline parts become inlineData after the text', async () => {
     const body = await sentBody(googleModel(server), userMediaRequest([imageBytes, pdfBase64]));

@@ -1,6 +1,4 @@
 // Images and documents through the real @anthropic-ai/sdk to a loopback server.
-import { lastValueFrom } from 'rxjs';
-import { aggregate } from '../../../lib/core/aggregate.js';
 import type { ChatRequest } from '../../../lib/core/chat-request.js';
 import type { MediaPart } from '../../../lib/core/media-part.js';
 import { UnsupportedMediaError } from '../../../lib/errors/unsupported-media-error.js';
@@ -17,6 +15,7 @@ import {
   PNG_BASE64,
   toolMediaRequest,
   userMediaRequest,
+  sentBody as sentBodyOf,
 } from '../support/media.js';
 import { startReplayServer, type ReplayServer, type WireJson } from '../support/replay-server.js';
 import { syntheticAnthropicText } from '../support/synthetic-streams.js';
@@ -33,11 +32,8 @@ describe('AnthropicChatModel: images and documents', () => {
   const model = (): AnthropicChatModel =>
     new AnthropicChatModel({ client: anthropicClient(server), model: 'claude-test' });
 
-  async function sentBody(request: ChatRequest): Promise<WireJson> {
-    server.enqueue({ kind: 'sse', body: syntheticAnthropicText() });
-    await lastValueFrom(model().stream(request).pipe(aggregate()));
-    return server.requests[server.requests.length - 1].body;
-  }
+  const sentBody = (request: ChatRequest): Promise<WireJson> =>
+    sentBodyOf(server, model(), request, { kind: 'sse', body: syntheticAnthropicText() });
 
   it('sends image and document blocks before the text', async () => {
     const text: MediaPart = {

@@ -1,13 +1,9 @@
 // Images and files through the real openai SDK (Chat Completions) to a loopback server:
 // what reaches the wire, and what is refused before anything is sent.
-import { lastValueFrom } from 'rxjs';
-import { aggregate } from '../../../lib/core/aggregate.js';
 import type { ChatRequest } from '../../../lib/core/chat-request.js';
 import type { MediaPart } from '../../../lib/core/media-part.js';
-import { ProviderError } from '../../../lib/errors/provider-error.js';
-import { UnsupportedMediaError } from '../../../lib/errors/unsupported-media-error.js';
 import { OpenAiChatModel } from '../../../lib/providers/openai/index.js';
-import { failure, openAiClient } from '../support/clients.js';
+import { openAiClient } from '../support/clients.js';
 import {
   IMAGE_URL,
   imageByUrl,
@@ -18,6 +14,8 @@ import {
   PNG_BASE64,
   toolMediaRequest,
   userMediaRequest,
+  mediaRefusal,
+  sentBody as sentBodyOf,
 } from '../support/media.js';
 import { startReplayServer, type ReplayServer, type WireJson } from '../support/replay-server.js';
 import { syntheticChatText } from '../support/synthetic-streams.js';
@@ -34,20 +32,9 @@ describe('OpenAiChatModel (chat): images and files', () => {
   const model = (): OpenAiChatModel =>
     new OpenAiChatModel({ client: openAiClient(server), model: 'gpt-test' });
 
-  async function sentBody(request: ChatRequest): Promise<WireJson> {
-    server.enqueue({ kind: 'sse', body: syntheticChatText() });
-    await lastValueFrom(model().stream(request).pipe(aggregate()));
-    return server.requests[server.requests.length - 1].body;
-  }
-
-  async function refusal(request: ChatRequest): Promise<UnsupportedMediaError> {
-    const before = server.requests.length;
-    const error = await failure(model().stream(request));
-    expect(server.requests.length).toBe(before); // nothing was sent
-    expect(ProviderError.isInstance(error)).toBe(false);
-    if (!UnsupportedMediaError.isInstance(error)) throw error;
-    return error;
-  }
+  const sentBody = (request: ChatRequest): Promise<WireJson> =>
+    sentBodyOf(server, model(), request, { kind: 'sse', body: syntheticChatText() });
+  const refusal = (request: ChatRequest) => mediaRefusal(server, model(), request);
 
   it('sends the text then image_url parts (URL or data URL) and PDF file parts', async () => {
     const wav: MediaPart = { mediaType: 'audio/wav', data: { base64: 'UklGRg==' } };

@@ -1,6 +1,4 @@
 // Images and files through the real openai SDK (Responses API) to a loopback server.
-import { lastValueFrom } from 'rxjs';
-import { aggregate } from '../../../lib/core/aggregate.js';
 import type { ChatRequest } from '../../../lib/core/chat-request.js';
 import type { MediaPart } from '../../../lib/core/media-part.js';
 import { UnsupportedMediaError } from '../../../lib/errors/unsupported-media-error.js';
@@ -18,6 +16,7 @@ import {
   PNG_BASE64,
   toolMediaRequest,
   userMediaRequest,
+  sentBody as sentBodyOf,
 } from '../support/media.js';
 import { startReplayServer, type ReplayServer, type WireJson } from '../support/replay-server.js';
 
@@ -33,11 +32,11 @@ describe('OpenAiChatModel (responses): images and files', () => {
   const model = (): OpenAiChatModel =>
     new OpenAiChatModel({ client: openAiClient(server), model: 'gpt-test', api: 'responses' });
 
-  async function sentBody(request: ChatRequest): Promise<WireJson> {
-    server.enqueue({ kind: 'sse', body: responsesRounds('azure-tool-call.1.chunks.txt')[0] });
-    await lastValueFrom(model().stream(request).pipe(aggregate()));
-    return server.requests[server.requests.length - 1].body;
-  }
+  const sentBody = (request: ChatRequest): Promise<WireJson> =>
+    sentBodyOf(server, model(), request, {
+      kind: 'sse',
+      body: responsesRounds('azure-tool-call.1.chunks.txt')[0],
+    });
 
   it('sends input_text, input_image (URL or data URL) and input_file (URL or data URL)', async () => {
     const body = await sentBody(userMediaRequest([imageByUrl, imageBytes, pdfBase64, pdfByUrl]));
