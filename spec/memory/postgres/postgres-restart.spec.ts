@@ -26,41 +26,44 @@ describeWith(plan)('PostgresChatMemoryRepository across a real server restart', 
     await server?.dispose();
   });
 
-  itRestartingServer(plan).each([
+  const restarts = [
     ['SIGINT', 'reset'],
     ['SIGQUIT', 'reset'],
     ['SIGQUIT', 'close'],
-  ] as const)(
-    'the first turn after a restart (%s, stale connections %s on use) succeeds on a fresh connection',
-    async (signal, dropWith) => {
-      proxy.dropWith = dropWith;
-      const pool = new pg.Pool({ connectionString: proxy.rewrite(server.url), max: 4 });
-      pool.on('error', () => undefined);
-      try {
-        const repository = new PostgresChatMemoryRepository({
-          pool,
-          tableName: `rx_restart_${process.pid}_${signal}_${dropWith}`,
-        });
-        const chatMemory = new MessageWindowChatMemory({ repository, maxMessages: 10 });
-        await chatMemory.add('ada', [{ role: 'user', content: 'before' }]);
-        expect(pool.idleCount).toBeGreaterThan(0);
+  ] as const;
+  for (const [signal, dropWith] of restarts) {
+    itRestartingServer(plan)(
+      `the first turn after a restart (${signal}, stale connections ${dropWith} on use) succeeds on a fresh connection`,
+      async () => {
+        proxy.dropWith = dropWith;
+        const pool = new pg.Pool({ connectionString: proxy.rewrite(server.url), max: 4 });
+        pool.on('error', () => undefined);
+        try {
+          const repository = new PostgresChatMemoryRepository({
+            pool,
+            tableName: `rx_restart_${process.pid}_${signal}_${dropWith}`,
+          });
+          const chatMemory = new MessageWindowChatMemory({ repository, maxMessages: 10 });
+          await chatMemory.add('ada', [{ role: 'user', content: 'before' }]);
+          expect(pool.idleCount).toBeGreaterThan(0);
 
-        await server.control?.stop(signal);
-        await server.control?.start();
+          await server.control?.stop(signal);
+          await server.control?.start();
 
-        // One turn, as MessageChatMemoryAdvisor makes it: a read, then a write.
-        expect(await chatMemory.get('ada')).toEqual([{ role: 'user', content: 'before' }]);
-        await chatMemory.add('ada', [{ role: 'user', content: 'after' }]);
-        expect(await repository.findByConversationId('ada')).toEqual([
-          { role: 'user', content: 'before' },
-          { role: 'user', content: 'after' },
-        ]);
-      } finally {
-        await pool.end();
-      }
-    },
-    60_000,
-  );
+          // One turn, as MessageChatMemoryAdvisor makes it: a read, then a write.
+          expect(await chatMemory.get('ada')).toEqual([{ role: 'user', content: 'before' }]);
+          await chatMemory.add('ada', [{ role: 'user', content: 'after' }]);
+          expect(await repository.findByConversationId('ada')).toEqual([
+            { role: 'user', content: 'before' },
+            { role: 'user', content: 'after' },
+          ]);
+        } finally {
+          await pool.end();
+        }
+      },
+      60_000,
+    );
+  }
 
   itRestartingServer(plan)(
     'a write that is the first statement after a restart succeeds on a fresh connection',
