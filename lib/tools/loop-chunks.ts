@@ -33,3 +33,11 @@ export function toToolResultChunk(message: ToolMessage): ChatChunk {
   if (message.isError === true) chunk.isError = true;
   return chunk;
 }
+
+/**
+ * The answer of a round whose tools are all return-direct: their results, one per line.
+ * @internal
+ */
+export function returnDirectText(results: readonly ToolMessage[]): ChatChunk {
+  return { type: 'text-delta', text: results.map((result) => result.content).join('\n') };
+}

@@ -1,3 +1,4 @@
+import { composeToolCallInterceptors } from './tool-execution.js';
 import {
   concatMap,
   defaultIfEmpty,
@@ -174,4 +175,38 @@ function checked(value: unknown, original: ToolCall, round: number): ToolCall {
     });
   }
   return { id: original.id, name: candidate.name, arguments: candidate.arguments };
+}
+
+/**
+ * The round's tool-call wrappers: the registered interceptors, and the repair (when the
+ * loop has one) innermost around each call.
+ * @internal
+ */
+export function roundInterceptors(
+  round: { readonly request: ChatRequest; readonly offered: ReadonlyMap<string, Tool> },
+  state: {
+    readonly context: ChatRequest['context'];
+    readonly round: number;
+    readonly reportUsage: (usage: Usage) => void;
+  },
+  options: {
+    readonly repairToolCall?: ToolCallRepair | undefined;
+    readonly maxRepairAttempts: number;
+  },
+): {
+  aroundCall: AroundCall | undefined;
+  aroundExecute: ReturnType<typeof composeToolCallInterceptors>['aroundExecute'];
+} {
+  const { aroundCall, aroundExecute } = composeToolCallInterceptors(
+    state.context,
+    round.offered,
+    state.round,
+    round.request.toolContext,
+  );
+  const repair = options.repairToolCall;
+  return {
+    aroundCall:
+      repair === undefined ? aroundCall : withRepair(aroundCall, repair, options, round, state),
+    aroundExecute,
+  };
 }

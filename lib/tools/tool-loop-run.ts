@@ -11,7 +11,7 @@ import type { ToolMessage } from '../core/message.js';
 import { ToolLoopTranscript } from '../core/tool-loop-transcript.js';
 import { ToolLoopLimitError } from '../errors/tool-loop-limit-error.js';
 import { TooManyToolCallsError } from '../errors/too-many-tool-calls-error.js';
-import { finalChunks, toToolResultChunk } from './loop-chunks.js';
+import { finalChunks, returnDirectText, toToolResultChunk } from './loop-chunks.js';
 import { RoundAssembly } from './round-assembly.js';
 import {
   asObservable,
@@ -24,7 +24,7 @@ import {
 import { startToolCalls } from './start-tool-calls.js';
 import { firstStop } from './stop-conditions.js';
 import { prepareRequest } from './prepare-round.js';
-import { withRepair } from './repair-tool-call.js';
+import { roundInterceptors } from './repair-tool-call.js';
 import type { Tool } from '../core/tool.js';
 import { isToolMessage, type ToolCallEvent } from './tool-call-results.js';
 import { resumeApprovals, resumedRound } from './approval-resume.js';
@@ -37,7 +37,6 @@ import {
 import type { ResolvedToolCallingAdvisorOptions } from './tool-calling-advisor-options.js';
 import type { ToolLoopHooks } from './tool-loop-hooks.js';
 import type { ToolRound } from './tool-round.js';
-import { composeToolCallInterceptors } from './tool-execution.js';
 import type { MutableToolLoopState, ToolLoopSummary } from './tool-loop-state.js';
 import { renameRepeatedIds } from './unique-tool-call-ids.js';
 
@@ -210,7 +209,6 @@ export class ToolLoopRun {
    * follows is the next round, or the end of the loop.
    */
   private runTools(round: ToolRound, denials?: ReadonlyMap<string, ToolMessage>): RoundEnd {
-    const { request, offered } = round;
     const { state, options } = this;
     const calls =
       denials === undefined || denials.size === 0
@@ -218,19 +216,10 @@ export class ToolLoopRun {
         : round.calls.filter((call) => !denials.has(call.id));
     const merge = (run: readonly ToolMessage[]): readonly ToolMessage[] =>
       calls === round.calls ? run : mergeResults(round.calls, run, denials);
-    const values = request.toolContext;
-    const { aroundCall, aroundExecute } = composeToolCallInterceptors(
-      state.context,
-      offered,
-      state.round,
-      values,
-    );
-    const repair = options.repairToolCall;
-    const around =
-      repair === undefined ? aroundCall : withRepair(aroundCall, repair, options, round, state);
+    const { aroundCall, aroundExecute } = roundInterceptors(round, state, options);
     const { results, finished, rest$ } = startToolCalls(calls, {
-      tools: offered,
-      values,
+      tools: round.offered,
+      values: round.request.toolContext,
       round: state.round,
       timeout: options.toolTimeout,
       concurrency: options.concurrency,
@@ -238,7 +227,7 @@ export class ToolLoopRun {
       onToolError: options.onToolError,
       errorContent: (error, call) => this.hooks.toolErrorContent(error, call, state),
       guard: state.countCall,
-      aroundCall: around,
+      aroundCall,
       aroundExecute,
       callContext: state.context,
       reportUsage: state.reportUsage,
@@ -276,11 +265,7 @@ export class ToolLoopRun {
     for (const result of results) state.messages.push(result);
     transcript.append(state, results);
     if (returnDirect && results.every((result) => result.isError !== true)) {
-      const text: ChatChunk = {
-        type: 'text-delta',
-        text: results.map((result) => result.content).join('\n'),
-      };
-      return [text, ...this.loopEnd('return-direct')];
+      return [returnDirectText(results), ...this.loopEnd('return-direct')];
     }
     const stop = firstStop(this.options.stopWhen, response, results, state);
     if (stop !== undefined) return this.loopEnd(response.finishReason, stop);

@@ -14,8 +14,8 @@ const outDir = join(root, 'test-output', 'doc-programs');
 function blocks(page: string, info: RegExp): string[] {
   const text = readFileSync(join(root, 'docs', page), 'utf8');
   return [...text.matchAll(/^```([^\n]*)\n([\s\S]*?)^```$/gm)]
-    .filter((match) => info.test(match[1]!))
-    .map((match) => match[2]!);
+    .filter((match) => info.test(match[1]))
+    .map((match) => match[2]);
 }
 
 function runProgram(
@@ -56,7 +56,7 @@ describe("docs' first examples run as written", () => {
   }, 60_000);
 
   it('mcp.md: the calendar server from the page starts, its tools run, the answer prints', async () => {
-    const server = blocks('mcp.md', /^js$/)[0]!;
+    const server = blocks('mcp.md', /^js$/)[0];
     expect(server).toContain('new StdioServerTransport()');
     const { code, stdout, stderr } = await runProgram('mcp.md', { 'calendar-server.mjs': server });
     expect(stderr).toBe('');
