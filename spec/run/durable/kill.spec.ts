@@ -3,12 +3,17 @@ import { buildSync } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { describeWith, redisPlan, type StoreServer } from '../../support/servers/store-servers';
+import {
+  describeWith,
+  postgresPlan,
+  redisPlan,
+  type StoreServer,
+} from '../../support/servers/store-servers';
 
 // The proof by killing: a three-round trip run with parallel tools (spec/run/durable/support/
 // trip-run.ts) in a real child process, SIGKILLed at every journal append boundary (before
 // append k, nothing of it written), then resumed by a fresh process from the shared store:
-// a SQLite file, and a real redis-server (started by the harness, as for the memory stores).
+// a SQLite file, a real redis-server and a real PostgreSQL (started by the harness, as for the memory stores).
 
 const ROOT = resolve(__dirname, '../../..');
 const CHILD = 'spec/run/durable/support/kill-child.ts';
@@ -159,7 +164,7 @@ beforeAll(() => {
     platform: 'node',
     format: 'cjs',
     outfile: bundle,
-    external: ['better-sqlite3', 'redis'],
+    external: ['better-sqlite3', 'redis', 'pg'],
     logLevel: 'warning',
   });
 });
@@ -187,6 +192,23 @@ describeWith(redis)(
       STORE: 'redis',
       REDIS_URL: server.url,
       KEY_PREFIX: `rx-kill:${process.pid}:${k}:`,
+    }));
+  },
+);
+
+const postgres = postgresPlan();
+describeWith(postgres)(
+  'a durable run killed at every append boundary (PostgreSQL, real child processes)',
+  () => {
+    let server: StoreServer;
+    beforeAll(async () => {
+      server = await postgres.start();
+    }, 60_000);
+    afterAll(() => server?.dispose(), 30_000);
+    killSuite((k) => ({
+      STORE: 'postgres',
+      DATABASE_URL: server.url,
+      TABLE_NAME: `rx_kill_${process.pid}_${k}`,
     }));
   },
 );

@@ -4,14 +4,16 @@
 // (KILL_BEFORE past the last append: it pauses once the run is over). MODE=resume resumes
 // the run (approving a call that may have run only if the side-effect file shows it did
 // not) and prints the whole answer and the usage as JSON. Every tool execution and model
-// call is appended to EFFECTS_FILE, which survives the kill. STORE=redis runs on REDIS_URL.
+// call is appended to EFFECTS_FILE, which survives the kill. STORE=redis runs on REDIS_URL, STORE=postgres on DATABASE_URL.
 import { appendFileSync, readFileSync, writeSync } from 'node:fs';
 import { lastValueFrom, toArray } from 'rxjs';
 import type { RunJournal } from '../../../../lib/run/run-journal';
 import type { RunKey } from '../../../../lib/run/run-key';
 import type { RunRecord } from '../../../../lib/run/run-record';
+import { PostgresRunJournal } from '../../../../lib/run/postgres/index';
 import { RedisRunJournal } from '../../../../lib/run/redis/redis-run-journal';
 import { SqliteRunJournal } from '../../../../lib/run/sqlite/sqlite-run-journal';
+import pg from 'pg';
 import { createClient } from 'redis';
 import { TRIP_QUESTION, tripClient } from './trip-run';
 
@@ -35,8 +37,17 @@ function pause(): void {
   process.exit(3);
 }
 
-/** The shared store: a SQLite file (DB_FILE), or Redis (REDIS_URL, KEY_PREFIX). */
+/**
+ * The shared store: a SQLite file (DB_FILE), Redis (REDIS_URL, KEY_PREFIX) or PostgreSQL
+ * (DATABASE_URL, TABLE_NAME).
+ */
 async function openStore(): Promise<{ store: RunJournal; close: () => void }> {
+  if (process.env['STORE'] === 'postgres') {
+    const pool = new pg.Pool({ connectionString: env('DATABASE_URL'), max: 2 });
+    pool.on('error', () => undefined);
+    const postgres = new PostgresRunJournal({ pool, tableName: env('TABLE_NAME') });
+    return { store: postgres, close: () => void pool.end() };
+  }
   if (process.env['STORE'] !== 'redis') {
     const sqlite = new SqliteRunJournal({ path: env('DB_FILE') });
     return { store: sqlite, close: () => sqlite.close() };
