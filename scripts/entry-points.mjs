@@ -1,6 +1,6 @@
 // The package's entry points come from one list, scripts/entry-points.json. This module
 // derives every copy of it: package.json `exports` / `typesVersions` / `main` / `module` /
-// `types`, and tsconfig.json `paths`. jest.config.ts builds its moduleNameMapper from the
+// `types`, tsconfig.json `paths` and bench/tsconfig.bench.json `paths`. jest.config.ts builds its moduleNameMapper from the
 // same JSON and spec/package reads it too.
 //
 //   node scripts/entry-points.mjs --write   rewrite package.json and tsconfig.json
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const packageName = 'rx-advisors';
+const BENCH_TSCONFIG = 'bench/tsconfig.bench.json';
 
 /**
  * The entry points: `name` is the import specifier, `source` the TypeScript file under lib/.
@@ -79,6 +80,16 @@ export function tsconfigPaths(entryPoints = readEntryPoints()) {
   return Object.fromEntries(entryPoints.map(({ name, source }) => [name, [`./${source}`]]));
 }
 
+/**
+ * The bench's tsconfig `paths` (bench/tsconfig.bench.json): every entry point resolves to
+ * the built CommonJS file, what a CommonJS user runs.
+ */
+export function benchPaths(entryPoints = readEntryPoints()) {
+  return Object.fromEntries(
+    entryPoints.map(({ name, source }) => [name, [`.${builtFile(source, 'cjs', 'js')}`]]),
+  );
+}
+
 /** Jest's moduleNameMapper entries derived from the list (exact names, anchored). */
 export function jestMapper(entryPoints = readEntryPoints()) {
   return Object.fromEntries(
@@ -106,6 +117,12 @@ export function differences() {
   if (JSON.stringify(tsconfig.compilerOptions.paths) !== JSON.stringify(tsconfigPaths())) {
     problems.push('tsconfig.json "compilerOptions.paths" differs from scripts/entry-points.json');
   }
+  const bench = readJson(BENCH_TSCONFIG);
+  if (JSON.stringify(bench.compilerOptions.paths) !== JSON.stringify(benchPaths())) {
+    problems.push(
+      `${BENCH_TSCONFIG} "compilerOptions.paths" differs from scripts/entry-points.json`,
+    );
+  }
   return problems;
 }
 
@@ -125,11 +142,18 @@ export function write() {
   const tsconfig = readJson('tsconfig.json');
   tsconfig.compilerOptions.paths = tsconfigPaths();
   writeFileSync(join(root, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2) + '\n');
+  const bench = readJson(BENCH_TSCONFIG);
+  bench.compilerOptions.paths = benchPaths();
+  writeFileSync(join(root, BENCH_TSCONFIG), JSON.stringify(bench, null, 2) + '\n');
   const prettier = join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
-  execFileSync(process.execPath, [prettier, '--write', 'package.json', 'tsconfig.json'], {
-    cwd: root,
-    stdio: 'ignore',
-  });
+  execFileSync(
+    process.execPath,
+    [prettier, '--write', 'package.json', 'tsconfig.json', BENCH_TSCONFIG],
+    {
+      cwd: root,
+      stdio: 'ignore',
+    },
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

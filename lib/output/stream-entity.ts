@@ -29,10 +29,11 @@ export type DeepPartial<T> = T extends readonly (infer U)[]
  * the validated entity (an `EntityParseError` when it does not match). A `retry` chunk
  * starts over: the next partial belongs to the new attempt. This is what
  * `stream().entity(schema)` does. Partials are previews: they may repeat, and strings and
- * numbers may still grow; only the last value is validated. Up to 1 KB of JSON every
- * change is shown; past it, one preview per 1/128 of growth (the work per delta stays
- * constant, see docs/structured-output.md). Previews are as safe to merge
- * as the final value: no own `__proto__` key, escaped or not.
+ * numbers may still grow; only the last value is validated. A change is shown as soon as
+ * the text grew by one character per 8 members a preview copies (the work per delta stays
+ * flat at any size, see docs/structured-output.md). Previews share their complete members
+ * with the next ones: treat them as read-only. They are as safe to merge as the final
+ * value: no own `__proto__` key, escaped or not.
  *
  * ```
  * source:  -a--b--c--f|        a: '{"name":', b: '"Ad', c: 'a"}', f: finish
