@@ -73,7 +73,7 @@ export interface AgentSpeaker {
  * ```
  */
 export class HandoffAdvisor implements Advisor, ToolContributor {
-  readonly name = 'HandoffAdvisor';
+  readonly name: string;
   readonly order: number;
   readonly contributesTools = true;
   private readonly maxDepth: number;
@@ -84,6 +84,7 @@ export class HandoffAdvisor implements Advisor, ToolContributor {
   constructor(options: HandoffAdvisorOptions) {
     const resolved = withDefaults(HANDOFF_DEFAULTS, validateOptions(options, HANDOFF_RULES));
     this.order = resolved.order;
+    this.name = resolved.name;
     this.maxDepth = resolved.maxDepth;
     this.handoffs = new Map(resolved.handoffs.map((handoff) => [handoff.name, handoff]));
     this.tools = resolved.handoffs.map((handoff) =>

@@ -1,6 +1,7 @@
 import type { ChatClient } from '../client/chat-client.js';
 import type { Message } from '../core/message.js';
 import { Order } from '../advisor-api/order.js';
+import { ADVISOR_IDENTITY_RULES } from '../advisor-api/validate-advisor-identity.js';
 import { Rules, type OptionRules } from '../core/validate-options.js';
 
 /**
@@ -47,12 +48,18 @@ export interface HandoffAdvisorOptions {
    * (the turn is recorded under the same conversation, whoever answers), outside the loop.
    */
   order?: number;
+  /** The advisor's name (logs, telemetry); default `'HandoffAdvisor'`. */
+  name?: string;
   /** How many calls deep a handoff may run (each handoff nests one level); default 5. */
   maxDepth?: number;
 }
 
 /** @internal */
-export const HANDOFF_DEFAULTS = Object.freeze({ order: Order.TOOL_CALLING - 50, maxDepth: 5 });
+export const HANDOFF_DEFAULTS = Object.freeze({
+  order: Order.TOOL_CALLING - 50,
+  name: 'HandoffAdvisor',
+  maxDepth: 5,
+});
 
 /** @internal */
 export const HANDOFF_RULES: OptionRules<HandoffAdvisorOptions> = {
@@ -71,10 +78,7 @@ export const HANDOFF_RULES: OptionRules<HandoffAdvisorOptions> = {
         ),
     ),
   ),
-  order: Rules.custom(
-    'a number (see Order)',
-    (value) => typeof value === 'number' && !Number.isNaN(value),
-  ),
+  ...ADVISOR_IDENTITY_RULES,
   maxDepth: Rules.integer(1),
 };
 

@@ -34,6 +34,9 @@ import {
 import { mcpToolsAdvisor } from '../../lib/mcp/index';
 import { OpenTelemetryAdvisor } from '../../lib/otel/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { BudgetAdvisor, ChatClient, HandoffAdvisor } from '../../lib/index';
+import { DurableRunAdvisor, InMemoryRunJournal } from '../../lib/run/index';
+import { GuardrailsAdvisor } from '../../lib/guardrails/index';
 
 const root = resolve(__dirname, '../..');
 const { entryPoints } = JSON.parse(
@@ -89,6 +92,17 @@ const builders: Record<string, Build> = {
   mcpToolsAdvisor: (id) =>
     mcpToolsAdvisor({ server: { url: 'http://127.0.0.1:9/mcp' }, ...id } as never),
   OpenTelemetryAdvisor: (id) => new OpenTelemetryAdvisor(id as never),
+  BudgetAdvisor: (id) => new BudgetAdvisor({ maxOutputTokens: 100, ...id } as never),
+  DurableRunAdvisor: (id) =>
+    new DurableRunAdvisor({ journal: new InMemoryRunJournal(), ...id } as never),
+  GuardrailsAdvisor: (id) => new GuardrailsAdvisor(id as never),
+  HandoffAdvisor: (id) =>
+    new HandoffAdvisor({
+      handoffs: [
+        { client: ChatClient.builder(model).build(), name: 'billing', description: 'Billing' },
+      ],
+      ...id,
+    } as never),
 };
 const requiresName = ['advisor', 'recursiveAdvisor'];
 const hasNoDefaultOrder = new Set(['recursiveAdvisor']);
