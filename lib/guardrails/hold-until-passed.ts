@@ -36,6 +36,9 @@ type Ending = { readonly error: unknown } | 'complete' | undefined;
 export function holdUntilPassed<T>(
   verdict$: Observable<Error | undefined>,
 ): MonoTypeOperatorFunction<T> {
+  // Hand-written, not composed: two sources (the chunks and the verdict) share the held
+  // buffer and the ending, and the chunks must be subscribed at once while the verdict is
+  // pending (`buffer`/`skipUntil` lose or reorder what a synchronous verdict releases).
   return (source) =>
     new Observable<T>((subscriber) => {
       let held: T[] | undefined = [];

@@ -130,6 +130,9 @@ export function piiRedaction(options: PiiRedactionOptions = {}): PiiRedaction {
  * @internal
  */
 export function redactStream(redaction: PiiRedaction): MonoTypeOperatorFunction<ChatChunk> {
+  // Hand-written, not composed: a text chunk releases what the scanner no longer holds (zero
+  // or one chunk) and completion flushes the carry-over; composition (`mergeMap` +
+  // `concat(defer(flush))`) would allocate per chunk. Not measured against composition.
   return (source) =>
     new Observable<ChatChunk>((subscriber) => {
       const scanner = redaction.scanner();
