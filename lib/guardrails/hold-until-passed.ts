@@ -37,8 +37,9 @@ export function holdUntilPassed<T>(
   verdict$: Observable<Error | undefined>,
 ): MonoTypeOperatorFunction<T> {
   // Hand-written, not composed: two sources (the chunks and the verdict) share the held
-  // buffer and the ending, and the chunks must be subscribed at once while the verdict is
-  // pending (`buffer`/`skipUntil` lose or reorder what a synchronous verdict releases).
+  // buffer and how the stream ends (the source may complete or fail before the verdict);
+  // the chunks are subscribed at once, while the verdict is pending. Not measured against
+  // a composition.
   return (source) =>
     new Observable<T>((subscriber) => {
       let held: T[] | undefined = [];
