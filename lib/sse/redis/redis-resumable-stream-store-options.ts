@@ -52,13 +52,15 @@ export const REDIS_STORE_DEFAULTS = {
 
 /** @internal */
 export const REDIS_STORE_RULES = {
-  client: Rules.custom(
-    "a connected Redis client with sendCommand and duplicate (import { createClient } from 'redis')",
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      typeof (value as Record<string, unknown>)['sendCommand'] === 'function' &&
-      typeof (value as Record<string, unknown>)['duplicate'] === 'function',
+  client: Rules.required(
+    Rules.custom(
+      "a connected Redis client with sendCommand and duplicate (import { createClient } from 'redis')",
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        typeof (value as Record<string, unknown>)['sendCommand'] === 'function' &&
+        typeof (value as Record<string, unknown>)['duplicate'] === 'function',
+    ),
   ),
   keyPrefix: Rules.custom('a string', (value) => typeof value === 'string'),
   maxBufferedFrames: Rules.integer(1),

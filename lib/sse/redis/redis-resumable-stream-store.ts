@@ -11,7 +11,6 @@ import {
   throwError,
 } from 'rxjs';
 import { validateOptions, withDefaults } from '../../core/validate-options.js';
-import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import { ResumableStreamLimitError } from '../../errors/resumable-stream-limit-error.js';
 import {
   streamNotFound,
@@ -71,15 +70,10 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
 
   /** @param options The client, key prefix, bounds, ttl and timings. */
   constructor(options: RedisResumableStreamStoreOptions) {
-    const given = validateOptions(options, REDIS_STORE_RULES);
-    if (given.client === undefined) {
-      throw new InvalidOptionsError({
-        option: 'client',
-        value: undefined,
-        expected: REDIS_STORE_RULES.client.expected,
-      });
-    }
-    const { client, ...rest } = withDefaults(REDIS_STORE_DEFAULTS, given);
+    const { client, ...rest } = withDefaults(
+      REDIS_STORE_DEFAULTS,
+      validateOptions(options, REDIS_STORE_RULES),
+    );
     this.client = client;
     this.options = rest;
     this.heartbeat = Math.max(10, Math.min(rest.heartbeatInterval, Math.floor(rest.ttl / 3)));
