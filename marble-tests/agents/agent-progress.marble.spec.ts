@@ -1,7 +1,8 @@
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { encodeAgentChunk } from '../../lib/agents/agent-chunk';
 import { agentProgress } from '../../lib/agents/agent-progress';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const nested = (path: string[], chunk: ChatChunk): ChatChunk => ({
   type: 'tool-result',
@@ -23,7 +24,7 @@ describe('agentProgress (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('turns nested text and finish into growing progress; drops other nested chunks', () => {

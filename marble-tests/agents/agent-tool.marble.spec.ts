@@ -1,5 +1,5 @@
 import { NEVER, type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { encodeAgentChunk } from '../../lib/agents/agent-chunk';
 import { agentTool } from '../../lib/agents/agent-tool';
 import { ChatClient } from '../../lib/client/chat-client';
@@ -8,6 +8,7 @@ import type { Tool } from '../../lib/core/tool';
 import { MockChatModel } from '../../lib/testing/mock-chat-model';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
 import { tool } from '../../lib/tools/tool-fn';
+import { createTestScheduler } from '../support/test-scheduler';
 
 // Issue 28: a nested agent's chunks reach the parent's stream as they come (preliminary
 // tool results tagged with the agent path), two agents of one round interleave by time,
@@ -70,7 +71,7 @@ describe('agentTool (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it("sends the child's chunks as they come, then its answer, then the next round", () => {

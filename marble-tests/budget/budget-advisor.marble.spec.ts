@@ -1,5 +1,5 @@
 import { NEVER, type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import type { Advisor } from '../../lib/advisor-api/advisor.js';
 import { createAdvisorChain } from '../../lib/advisor-api/advisor-chain.js';
 import { ContextKeys } from '../../lib/advisor-api/context-keys.js';
@@ -17,6 +17,7 @@ import { InvalidOptionsError } from '../../lib/errors/invalid-options-error.js';
 import { MockChatModel } from '../../lib/testing/mock-chat-model.js';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor.js';
 import { tool } from '../../lib/tools/tool-fn.js';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const text = (t: string): ChatChunk => ({ type: 'text-delta', text: t });
 const call = (id: string, name: string): ChatChunk => ({
@@ -68,7 +69,7 @@ describe('BudgetAdvisor (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('cuts the model call off at the delta that crosses maxOutputTokens, unsubscribing from the model', () => {

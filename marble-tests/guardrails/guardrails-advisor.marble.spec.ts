@@ -1,5 +1,5 @@
 import { type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { ChatRequest, createAdvisorChain, type ChatChunk } from '../../lib/index';
 import {
   GuardrailsAdvisor,
@@ -9,6 +9,7 @@ import {
   type InputGuardrail,
 } from '../../lib/guardrails/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const t = (text: string): ChatChunk => ({ type: 'text-delta', text });
 const FINISH: ChatChunk = { type: 'finish', reason: 'stop' };
@@ -33,7 +34,7 @@ describe('GuardrailsAdvisor (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   const chainOf = (options: GuardrailsAdvisorOptions, ...streams: Observable<ChatChunk>[]) =>

@@ -1,7 +1,8 @@
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { ChatClient, ChatRequest, createAdvisorChain, type ChatChunk } from '../../lib/index';
 import { GuardrailsAdvisor, modelJudgeGuardrail } from '../../lib/guardrails/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const t = (text: string): ChatChunk => ({ type: 'text-delta', text });
 const FINISH: ChatChunk = { type: 'finish', reason: 'stop' };
@@ -11,7 +12,7 @@ describe('modelJudgeGuardrail (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { filter, isObservable, map, type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import type { ModelCall } from '../../lib/advisor-api/model-call-interceptor';
 import type {
   ToolCallEvent,
@@ -16,6 +16,7 @@ import type { RunWriter } from '../../lib/run/durable/run-writer';
 import { toolCallRecorder } from '../../lib/run/durable/tool-call-recorder';
 import type { RunRecord } from '../../lib/run/run-record';
 import { MockChatModel } from '../../lib/testing/mock-chat-model';
+import { createTestScheduler } from '../support/test-scheduler';
 
 // The durable run's interceptors in virtual time. The writer answers at once (a thenable
 // that calls back synchronously), so a frame shows where a record is written.
@@ -81,7 +82,7 @@ const modelCall = (): ModelCall => ({
 describe('the durable run model-call interceptor (marbles)', () => {
   let testScheduler: TestScheduler;
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('replays a recorded round in one frame, in the model order, and never subscribes to the model', () => {
@@ -150,7 +151,7 @@ describe('the durable run model-call interceptor (marbles)', () => {
 describe('the durable run tool-call interceptor (marbles)', () => {
   let testScheduler: TestScheduler;
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   const invocation = (idempotent: boolean): ToolCallInvocation => ({
@@ -202,7 +203,7 @@ describe('the durable run tool-call interceptor (marbles)', () => {
 describe("a resumed run's delivery (marbles)", () => {
   let testScheduler: TestScheduler;
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('skips what was delivered in units, so a replayed text cut differently resumes mid-delta', () => {

@@ -1,4 +1,4 @@
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { createAdvisorChain } from '../../lib/advisor-api/advisor-chain.js';
 import type { ChatChunk } from '../../lib/core/chat-chunk.js';
 import { ChatRequest } from '../../lib/core/chat-request.js';
@@ -10,6 +10,7 @@ import { MockChatModel } from '../../lib/testing/mock-chat-model.js';
 import type { PrepareRound } from '../../lib/tools/prepare-round.js';
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor.js';
 import { tool } from '../../lib/tools/tool-fn.js';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const text = (t: string): ChatChunk => ({ type: 'text-delta', text: t });
 const call = (id: string, name: string): ChatChunk => ({
@@ -40,7 +41,7 @@ describe('ToolCallingAdvisor prepareRound (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('changes the model, tools, tool choice and messages of one round only', () => {

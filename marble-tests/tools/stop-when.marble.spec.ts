@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import { type TestScheduler } from 'rxjs/testing';
 import { createAdvisorChain } from '../../lib/advisor-api/advisor-chain.js';
 import type { ChatChunk } from '../../lib/core/chat-chunk.js';
 import { ChatRequest } from '../../lib/core/chat-request.js';
@@ -20,6 +20,7 @@ import {
 import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor.js';
 import type { ToolCallingAdvisorOptions } from '../../lib/tools/tool-calling-advisor-options.js';
 import { tool } from '../../lib/tools/tool-fn.js';
+import { createTestScheduler } from '../support/test-scheduler';
 
 const text = (t: string): ChatChunk => ({ type: 'text-delta', text: t });
 const call = (id: string, name: string): ChatChunk => ({
@@ -69,7 +70,7 @@ describe('ToolCallingAdvisor stopWhen (marble)', () => {
   let testScheduler: TestScheduler;
 
   beforeEach(() => {
-    testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler = createTestScheduler();
   });
 
   it('stops after the round whose tools ran when stepCountIs holds; no further model call', () => {
