@@ -1,6 +1,7 @@
 import { map, type Observable } from 'rxjs';
 import type { ChatClient } from '../client/chat-client.js';
 import { Rules } from '../core/validate-options.js';
+import type { Query } from './query.js';
 import type { RagStageContext } from './rag-stage-context.js';
 
 /**
@@ -27,6 +28,28 @@ export function askModel(
         return response.text.trim();
       }),
     );
+}
+
+/**
+ * A query stage's model call: asks `prompt` and answers `query` with the model's text as its
+ * text, or `query` itself when the answer is blank (the rewrite, translation and compression
+ * transformers).
+ * @internal
+ * @param chatClient The client the user gave the stage.
+ * @param prompt The filled prompt template.
+ * @param query The query the answer replaces the text of.
+ * @param stage Where the usage goes.
+ * @returns One query.
+ */
+export function askForQuery(
+  chatClient: ChatClient,
+  prompt: string,
+  query: Query,
+  stage: RagStageContext,
+): Observable<Query> {
+  return askModel(chatClient, prompt, stage).pipe(
+    map((text) => (text === '' ? query : { ...query, text })),
+  );
 }
 
 /** The `chatClient` option's rule, shared by the stages that call a model. @internal */

@@ -17,6 +17,7 @@ import { EmptyQuestionError } from '../errors/empty-question-error.js';
 import type { ScoredDocument } from '../vector/document.js';
 import type { FilterExpression } from '../vector/filter-expression.js';
 import type { SearchRequest, VectorStore } from '../vector/vector-store.js';
+import { SEARCH_REQUEST_RULE, SEARCHABLE_VECTOR_STORE_RULE } from '../vector/vector-store-rules.js';
 import { EMIT_SOURCES_RULE, sourceChunks, type EmitSources } from './source-chunks.js';
 
 /**
@@ -105,14 +106,8 @@ const QA_DEFAULTS = {
 
 const QA_RULES: OptionRules<QuestionAnswerAdvisorOptions> = {
   ...ADVISOR_IDENTITY_RULES,
-  vectorStore: Rules.required(
-    Rules.custom(
-      'a VectorStore (an object with similaritySearch(request))',
-      (value) =>
-        typeof (value as { similaritySearch?: unknown } | null)?.similaritySearch === 'function',
-    ),
-  ),
-  searchRequest: Rules.custom('an object', (value) => typeof value === 'object' && value !== null),
+  vectorStore: SEARCHABLE_VECTOR_STORE_RULE,
+  searchRequest: SEARCH_REQUEST_RULE,
   promptTemplate: Rules.custom(
     'a string containing {query} and {question_answer_context}',
     (value) =>

@@ -1,4 +1,4 @@
-import { map, of, type Observable } from 'rxjs';
+import { of, type Observable } from 'rxjs';
 import type { ChatClient } from '../../client/chat-client.js';
 import type { Message } from '../../core/message.js';
 import {
@@ -7,7 +7,7 @@ import {
   withDefaults,
   type OptionRules,
 } from '../../core/validate-options.js';
-import { askModel, CHAT_CLIENT_RULE } from '../ask-model.js';
+import { askForQuery, CHAT_CLIENT_RULE } from '../ask-model.js';
 import { fillTemplate, hasSlots } from '../../core/fill-template.js';
 import type { QueryTransformer } from './query-transformer.js';
 import type { Query } from '../query.js';
@@ -80,9 +80,7 @@ export class CompressionQueryTransformer implements QueryTransformer {
     const history = renderHistory(query.history, maxHistoryMessages);
     if (history === '') return of(query);
     const prompt = fillTemplate(promptTemplate, { history, query: query.text });
-    return askModel(chatClient, prompt, stage).pipe(
-      map((text) => (text === '' ? query : { ...query, text })),
-    );
+    return askForQuery(chatClient, prompt, query, stage);
   }
 }
 

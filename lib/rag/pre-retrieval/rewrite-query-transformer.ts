@@ -1,4 +1,4 @@
-import { map, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { ChatClient } from '../../client/chat-client.js';
 import {
   Rules,
@@ -6,7 +6,7 @@ import {
   withDefaults,
   type OptionRules,
 } from '../../core/validate-options.js';
-import { askModel, CHAT_CLIENT_RULE } from '../ask-model.js';
+import { askForQuery, CHAT_CLIENT_RULE } from '../ask-model.js';
 import { fillTemplate, hasSlots } from '../../core/fill-template.js';
 import type { QueryTransformer } from './query-transformer.js';
 import type { Query } from '../query.js';
@@ -75,8 +75,6 @@ export class RewriteQueryTransformer implements QueryTransformer {
   transform(query: Query, stage: RagStageContext): Observable<Query> {
     const { chatClient, promptTemplate, targetSearchSystem } = this.settings;
     const prompt = fillTemplate(promptTemplate, { query: query.text, target: targetSearchSystem });
-    return askModel(chatClient, prompt, stage).pipe(
-      map((text) => (text === '' ? query : { ...query, text })),
-    );
+    return askForQuery(chatClient, prompt, query, stage);
   }
 }

@@ -1,4 +1,4 @@
-import { map, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { ChatClient } from '../../client/chat-client.js';
 import {
   Rules,
@@ -6,7 +6,7 @@ import {
   withDefaults,
   type OptionRules,
 } from '../../core/validate-options.js';
-import { askModel, CHAT_CLIENT_RULE } from '../ask-model.js';
+import { askForQuery, CHAT_CLIENT_RULE } from '../ask-model.js';
 import { fillTemplate, hasSlots } from '../../core/fill-template.js';
 import type { QueryTransformer } from './query-transformer.js';
 import type { Query } from '../query.js';
@@ -74,8 +74,6 @@ export class TranslationQueryTransformer implements QueryTransformer {
       query: query.text,
       target_language: targetLanguage,
     });
-    return askModel(chatClient, prompt, stage).pipe(
-      map((text) => (text === '' ? query : { ...query, text })),
-    );
+    return askForQuery(chatClient, prompt, query, stage);
   }
 }

@@ -1,14 +1,13 @@
 import { defer, map, type Observable } from 'rxjs';
-import {
-  Rules,
-  validateOptions,
-  withDefaults,
-  type OptionRules,
-} from '../../core/validate-options.js';
+import { validateOptions, withDefaults, type OptionRules } from '../../core/validate-options.js';
 import type { ScoredDocument } from '../../vector/document.js';
 import type { FilterExpression } from '../../vector/filter-expression.js';
 import { parseFilterExpression } from '../../vector/parse-filter-expression.js';
 import type { SearchRequest, VectorStore } from '../../vector/vector-store.js';
+import {
+  SEARCH_REQUEST_RULE,
+  SEARCHABLE_VECTOR_STORE_RULE,
+} from '../../vector/vector-store-rules.js';
 import type { DocumentRetriever } from './document-retriever.js';
 import type { Query } from '../query.js';
 import type { RagStageContext } from '../rag-stage-context.js';
@@ -32,14 +31,8 @@ export interface VectorStoreDocumentRetrieverOptions {
 }
 
 const RETRIEVER_RULES: OptionRules<VectorStoreDocumentRetrieverOptions> = {
-  vectorStore: Rules.required(
-    Rules.custom(
-      'a VectorStore (an object with similaritySearch(request))',
-      (value) =>
-        typeof (value as { similaritySearch?: unknown } | null)?.similaritySearch === 'function',
-    ),
-  ),
-  searchRequest: Rules.custom('an object', (value) => typeof value === 'object' && value !== null),
+  vectorStore: SEARCHABLE_VECTOR_STORE_RULE,
+  searchRequest: SEARCH_REQUEST_RULE,
 };
 
 /**
