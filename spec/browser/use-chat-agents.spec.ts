@@ -5,7 +5,18 @@
 // renders nothing but useChat's `messages[].parts`: what is asserted below is what a user sees.
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { concat, concatMap, defer, finalize, from, ignoreElements, map, Subject, take, timer } from 'rxjs';
+import {
+  concat,
+  concatMap,
+  defer,
+  finalize,
+  from,
+  ignoreElements,
+  map,
+  Subject,
+  take,
+  timer,
+} from 'rxjs';
 import type { ChatChunk, ChatModel, ChatRequest } from 'rx-advisors';
 import { buildClient, type ClientBundle } from '../../examples/use-chat/build-client';
 import { createOfflineModel } from '../../examples/use-chat/offline-model';
@@ -130,8 +141,7 @@ describeWithChromium('a nested agent on the useChat page, in headless Chromium',
 
     // Mid-run: the researcher has written five words and waits; the page shows them.
     await page.waitForFunction(
-      (start) =>
-        document.querySelector('.part.data-agent-progress .text')?.textContent === start,
+      (start) => document.querySelector('.part.data-agent-progress .text')?.textContent === start,
       NOTES_START,
     );
     expect(researcher.holding).toBe(true);
@@ -170,8 +180,7 @@ describeWithChromium('a nested agent on the useChat page, in headless Chromium',
     await page.fill('#message', `Research ${TASK}`);
     await page.press('#message', 'Enter');
     await page.waitForFunction(
-      (start) =>
-        document.querySelector('.part.data-agent-progress .text')?.textContent === start,
+      (start) => document.querySelector('.part.data-agent-progress .text')?.textContent === start,
       NOTES_START,
     );
     expect(researcher.holding).toBe(true);
