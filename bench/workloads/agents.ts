@@ -81,12 +81,27 @@ function openAiSseModel(fixture: TextFixture): ChatModel {
     apiKey: 'bench',
     baseURL: 'http://bench.invalid/v1',
     maxRetries: 0,
+    // The body in 16 KiB pieces, as a socket delivers it (one 10,000-frame buffer is not).
     fetch: () =>
       Promise.resolve(
-        new Response(sse, { status: 200, headers: { 'content-type': 'text/event-stream' } }),
+        new Response(pieces(sse, 16_384), {
+          status: 200,
+          headers: { 'content-type': 'text/event-stream' },
+        }),
       ),
   });
   return new OpenAiChatModel({ client, model: 'bench' });
+}
+
+/** `bytes` as a stream of `size`-byte pieces. */
+function pieces(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (offset >= bytes.length) return controller.close();
+      controller.enqueue(bytes.subarray(offset, (offset += size)));
+    },
+  });
 }
 
 /** One case: the agent's text as its subscriber sees it (top level) or as the planner's does. */
@@ -192,6 +207,6 @@ export async function runAgents(config: BenchConfig, report: Report): Promise<vo
     }
   }
   report.note(
-    'AGENTS (W1 rows with `agents`): ns per chunk of an agent (a client with ToolCallingAdvisor({ emitToolEvents: true }) and one tool, none called) at top level, and of the same agent called by a planner through agentTool, its chunks reaching the planner\'s stream; model=bench: precomputed chunks (the library alone), model=openai-sse: the OpenAI SDK parsing an in-memory SSE stream',
+    "AGENTS (W1 rows with `agents`): ns per chunk of an agent (a client with ToolCallingAdvisor({ emitToolEvents: true }) and one tool, none called) at top level, and of the same agent called by a planner through agentTool, its chunks reaching the planner's stream; model=bench: precomputed chunks (the library alone), model=openai-sse: the OpenAI SDK parsing an in-memory SSE stream",
   );
 }

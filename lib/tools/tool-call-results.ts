@@ -41,7 +41,14 @@ export function toolMessage(call: ToolCall, result: ToolResultContent): ToolMess
 export function preliminaryResult(call: ToolCall, result: ToolResultContent): ToolResultChunk {
   const { content, agentChunk } = result;
   if (agentChunk !== undefined) {
-    return { type: 'tool-result', id: call.id, name: call.name, content, preliminary: true, agentChunk };
+    return {
+      type: 'tool-result',
+      id: call.id,
+      name: call.name,
+      content,
+      preliminary: true,
+      agentChunk,
+    };
   }
   return { type: 'tool-result', id: call.id, name: call.name, content, preliminary: true };
 }
