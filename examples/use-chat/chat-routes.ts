@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateUIMessages, type UIMessage } from 'ai';
 import {
+  agentProgress,
   ChatClient,
   InMemoryChatMemoryRepository,
   MessageChatMemoryAdvisor,
@@ -20,12 +21,15 @@ import { createDeleteUserTool } from './delete-user-tool.js';
 import { createGetTimeTool } from './get-time-tool.js';
 import { modelCallStatus } from './model-call-status.js';
 import { readJsonBody } from './read-json-body.js';
+import { createResearchTool } from './research-agent.js';
 import { recordAnswer } from './record-answer.js';
 import { sessionOf } from './session.js';
 
 /** Options of {@link ChatRoutes} (see `UseChatServerOptions`). */
 export interface ChatRoutesOptions {
   model: ChatModel;
+  /** The `research` agent's model. */
+  researchModel: ChatModel;
   now: () => Date;
   users: Set<number>;
   streams: ResumableStreams;
@@ -53,7 +57,7 @@ interface ChatRecord {
  *
  * @example
  * ```ts partial
- * const routes = new ChatRoutes({ model, now, users, streams, heartbeat: 15_000, maxChats: 1000, maxBodyBytes: 1 << 20 });
+ * const routes = new ChatRoutes({ model, researchModel, now, users, streams, heartbeat: 15_000, maxChats: 1000, maxBodyBytes: 1 << 20 });
  * if (req.method === 'POST' && pathname === '/api/chat') await routes.post(req, res);
  * ```
  */
@@ -75,7 +79,11 @@ export class ChatRoutes {
         new ToolCallingAdvisor({ emitToolEvents: true }), // tool parts reach the page
         modelCallStatus, // inside the loop: a data-status part per model call
       )
-      .defaultTools(createGetTimeTool(options.now), createDeleteUserTool(options.users))
+      .defaultTools(
+        createGetTimeTool(options.now),
+        createDeleteUserTool(options.users),
+        createResearchTool(options.researchModel), // an agent as a tool
+      )
       .build();
   }
 
@@ -107,7 +115,9 @@ export class ChatRoutes {
       .messages(...question)
       .advisorParams({ conversationId: `${session.id}:${id}` })
       .stream()
-      .chunks();
+      .chunks()
+      // The research agent's chunks as one data-agent-progress part, replaced as it grows.
+      .pipe(agentProgress());
     try {
       this.track(res);
       pipeToNodeResponse(chunks$, res, {

@@ -17,8 +17,9 @@ export const STORY =
 /**
  * The example's model when no API key is set: `MockChatModel.respond` from
  * `rx-advisors/testing`, answering from the request like a model would. "time in <city>"
- * asks for `getTime`, "delete user <n>" asks for `deleteUser` (which needs approval), "story"
- * streams {@link STORY}; after tool results it answers from them; anything else is echoed.
+ * asks for `getTime`, "delete user <n>" asks for `deleteUser` (which needs approval),
+ * "research <topic>" asks the `research` agent, "story" streams {@link STORY}; after tool
+ * results it answers from them; anything else is echoed.
  *
  * @example
  * ```ts
@@ -53,6 +54,13 @@ function reply(request: ChatRequest): MockRound {
     return {
       text: 'Let me look that up.',
       toolCalls: cities.map((city) => ({ name: 'getTime', arguments: { city: city[1] } })),
+    };
+  }
+  const research = /\bresearch (.+?)[.?!]*$/i.exec(question);
+  if (research !== null) {
+    return {
+      text: 'I will ask the researcher.',
+      toolCalls: [{ name: 'research', arguments: { task: research[1] } }],
     };
   }
   if (/\bstory\b/i.test(question)) return { text: STORY };

@@ -26,6 +26,8 @@ export const PAGE_CSS = `body { font: 15px/1.5 system-ui, sans-serif; max-width:
 .part.tool .state { color: #666; }
 .part.tool .output.error, .part.tool .output.denied, .error { color: #a00; }
 .part.data-status { font-size: 12px; color: #666; }
+.part.data-agent-progress { font-size: 13px; border-left: 3px solid #99b; padding-left: 0.5rem; display: flex; gap: 0.5rem; }
+.part.data-agent-progress .agent, .part.data-agent-progress .tools { color: #557; font-weight: 600; }
 .meta { font-size: 12px; color: #888; }
 form { display: flex; gap: 0.5rem; }
 form input { flex: 1; padding: 0.4rem; }

@@ -6,6 +6,7 @@ import type { ClientBundle } from './build-client.js';
 import { ChatRoutes } from './chat-routes.js';
 import { createOfflineModel } from './offline-model.js';
 import { PAGE_CSS, PAGE_HTML } from './page.js';
+import { createResearcherModel } from './research-agent.js';
 import { sessionOf } from './session.js';
 
 /** Options of {@link startUseChatServer}. */
@@ -14,6 +15,8 @@ export interface UseChatServerOptions {
   bundle: ClientBundle;
   /** The chat model; default the offline model (`createOfflineModel()`). */
   model?: ChatModel;
+  /** The `research` agent's model; default the offline researcher (`createResearcherModel()`). */
+  researchModel?: ChatModel;
   /** The port; default 3000; 0 picks a free one (see `UseChatServer.url`). */
   port?: number;
   /** The interface to listen on; default `127.0.0.1` (this machine only). */
@@ -66,6 +69,7 @@ export async function startUseChatServer(options: UseChatServerOptions): Promise
   const streams = new ResumableStreams({ ttl: 60_000 });
   const routes = new ChatRoutes({
     model: options.model ?? createOfflineModel(),
+    researchModel: options.researchModel ?? createResearcherModel(),
     now: options.now ?? (() => new Date()),
     users,
     streams,

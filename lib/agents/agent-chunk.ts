@@ -1,11 +1,11 @@
-import type { ChatChunk, ToolResultChunk } from '../core/chat-chunk.js';
+import type { ChatChunk } from '../core/chat-chunk.js';
 
 /**
  * A chunk of a nested agent's stream, as it reaches the stream of the call above: which
  * agent sent it (the path of agents from the top-level call, outermost first) and the
  * chunk itself. In the parent's stream it travels as a preliminary `tool-result` of the
- * agent tool's call (with the parent loop's `emitToolEvents`); read it back with
- * {@link agentChunkOf}.
+ * agent tool's call (with the parent loop's `emitToolEvents`), in its `agentChunk` field,
+ * as it is (no text encoding); read it back with {@link agentChunkOf}.
  * @example
  * ```ts
  * import type { AgentChunk } from 'rx-advisors';
@@ -17,26 +17,6 @@ export interface AgentChunk {
   readonly agentPath: readonly string[];
   /** The nested agent's chunk. */
   readonly chunk: ChatChunk;
-}
-
-/** Every encoded agent chunk starts so (the key order of {@link encodeAgentChunk}). */
-const PREFIX = '{"agentPath":[';
-
-/**
- * An agent chunk as the text of a preliminary tool result.
- * @internal
- */
-export function encodeAgentChunk(agentPath: readonly string[], chunk: ChatChunk): string {
-  return JSON.stringify({ agentPath, chunk });
-}
-
-/**
- * Whether a preliminary tool result's text is an encoded agent chunk (of an agent nested
- * further down: it is forwarded as it is, its path being complete already).
- * @internal
- */
-export function isEncodedAgentChunk(content: string): boolean {
-  return content.startsWith(PREFIX);
 }
 
 /**
@@ -58,20 +38,5 @@ export function isEncodedAgentChunk(content: string): boolean {
  * @returns The agent chunk, or `undefined`.
  */
 export function agentChunkOf(chunk: ChatChunk): AgentChunk | undefined {
-  if (chunk.type !== 'tool-result' || chunk.preliminary !== true) return undefined;
-  return decode(chunk);
-}
-
-function decode(chunk: ToolResultChunk): AgentChunk | undefined {
-  if (!isEncodedAgentChunk(chunk.content)) return undefined;
-  try {
-    const parsed = JSON.parse(chunk.content) as Partial<AgentChunk>;
-    const { agentPath, chunk: inner } = parsed;
-    if (!Array.isArray(agentPath) || typeof inner !== 'object' || inner === null) {
-      return undefined;
-    }
-    return { agentPath, chunk: inner };
-  } catch {
-    return undefined;
-  }
+  return chunk.type === 'tool-result' && chunk.preliminary === true ? chunk.agentChunk : undefined;
 }

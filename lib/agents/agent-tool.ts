@@ -1,13 +1,11 @@
 import {
   catchError,
-  concatWith,
   defer,
   from,
   isObservable,
   last,
   map,
   of,
-  tap,
   throwError,
   type Observable,
 } from 'rxjs';
@@ -16,14 +14,15 @@ import { callDepth } from '../advisor-api/parent-call.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatResponse } from '../core/chat-response.js';
 import { ResponseAssembler } from '../core/response-assembler.js';
+import { filterThen } from '../core/filter-then.js';
 import type { Tool, ToolContext } from '../core/tool.js';
+import type { ToolResultContent } from '../core/tool-result-content.js';
 import { validateOptions, withDefaults } from '../core/validate-options.js';
 import { AgentCycleError } from '../errors/agent-cycle-error.js';
 import { AgentDepthError } from '../errors/agent-depth-error.js';
 import { AgentRunError } from '../errors/agent-run-error.js';
 import { failingRun } from '../errors/fails-run.js';
 import { tool } from '../tools/tool-fn.js';
-import { encodeAgentChunk, isEncodedAgentChunk } from './agent-chunk.js';
 import { AGENT_FRAME_KEY, agentPathOf, isRunningIn, type AgentFrame } from './agent-frame.js';
 import {
   AGENT_TOOL_DEFAULTS,
@@ -31,20 +30,6 @@ import {
   TASK_PARAMETERS,
   type AgentToolOptions,
 } from './agent-tool-options.js';
-
-/** A value of the agent tool's Observable: a nested chunk (progress) or the answer. */
-class Progress {
-  constructor(
-    private readonly path: readonly string[],
-    private readonly chunk: ChatChunk | undefined,
-    private readonly encoded: string | undefined,
-  ) {}
-
-  /** Encoded only if the parent sends progress on (`emitToolEvents`). */
-  content(): string {
-    return this.encoded ?? encodeAgentChunk(this.path, this.chunk as ChatChunk);
-  }
-}
 
 /**
  * A `ChatClient` (with its own advisors, tools, memory and model) as a tool another
@@ -101,7 +86,7 @@ export function agentTool<TArgs = { task: string }>(options: AgentToolOptions<TA
     options.prompt ?? ((args: TArgs) => client.prompt((args as { task: string }).task));
   const fail = (error: Error): Error => (onError === 'throw' ? failingRun(error) : error);
 
-  const execute = (args: TArgs, context: ToolContext): Observable<Progress | string> =>
+  const execute = (args: TArgs, context: ToolContext): Observable<ToolResultContent | string> =>
     defer(() => {
       const parent = context.callContext;
       const path = [...(parent === undefined ? [] : agentPathOf(parent)), name];
@@ -123,36 +108,44 @@ export function agentTool<TArgs = { task: string }>(options: AgentToolOptions<TA
         .stream()
         .chunks()
         .pipe(
-          tap((chunk) => {
+          // One operator for the whole per-chunk work: this is the hot path of every nested chunk.
+          map((chunk) => {
             assembler.add(chunk);
             if (chunk.type === 'usage') context.reportUsage?.(chunk.usage);
+            return progressOf(chunk, path);
           }),
-          map((chunk) => toProgress(chunk, path)),
         );
-      return progress$.pipe(
-        concatWith(defer(() => answerOf(assembler.build(), output))),
+      // filterThen: `concatWith(defer(…))` in one subscription (no inner hop per chunk).
+      return filterThen(progress$, keepAll, () => answerOf(assembler.build(), output)).pipe(
         catchError((cause: unknown) =>
           throwError(() => fail(new AgentRunError({ agentName: name, path, cause }))),
         ),
       );
     });
 
-  return tool<TArgs, Progress | string>({
+  return tool<TArgs, ToolResultContent | string>({
     name,
     description,
     parameters: (options.parameters ?? TASK_PARAMETERS) as never,
     execute,
-    resultConverter: (value) => (value instanceof Progress ? value.content() : value),
+    // Progress is already what a preliminary result carries: no text to encode or decode.
+    resultConverter: (value) => value,
     ...(timeout === undefined ? {} : { timeout }),
   });
 }
 
-/** A nested chunk as progress: an agent further down is forwarded as it is. */
-function toProgress(chunk: ChatChunk, path: readonly string[]): Progress {
-  if (chunk.type === 'tool-result' && chunk.preliminary === true) {
-    if (isEncodedAgentChunk(chunk.content)) return new Progress(path, undefined, chunk.content);
-  }
-  return new Progress(path, chunk, undefined);
+const keepAll = (): boolean => true;
+
+/**
+ * A nested chunk as progress: no text (the model never sees progress), the chunk with its
+ * path of agents; an agent's further down is forwarded as it is (its path is whole).
+ */
+function progressOf(chunk: ChatChunk, path: readonly string[]): ToolResultContent {
+  const agentChunk =
+    chunk.type === 'tool-result' && chunk.agentChunk !== undefined
+      ? chunk.agentChunk
+      : { agentPath: path, chunk };
+  return { content: '', agentChunk };
 }
 
 /** What the parent model sees: the text, or the `output` function's answer. */

@@ -107,6 +107,11 @@ export interface ToolResultChunk {
   isError?: boolean;
   /** An intermediate value of an Observable tool; the final result follows. */
   preliminary?: boolean;
+  /**
+   * A nested agent's chunk this preliminary result carries as it is (`agentTool`; read it
+   * with `agentChunkOf`): the agents it comes through, outermost first, and the chunk.
+   */
+  agentChunk?: { readonly agentPath: readonly string[]; readonly chunk: ChatChunk };
 }
 
 /**

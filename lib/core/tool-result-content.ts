@@ -1,3 +1,4 @@
+import type { ToolResultChunk } from './chat-chunk.js';
 import type { MediaPart } from './media-part.js';
 
 /**
@@ -27,4 +28,9 @@ export interface ToolResultContent {
   readonly content: string;
   /** Images and files the model sees with the text, in order. */
   readonly media?: readonly MediaPart[];
+  /**
+   * For a preliminary result only: a nested agent's chunk (`agentTool`), sent on the
+   * preliminary `tool-result` chunk as it is, with no text encoding; the model never sees it.
+   */
+  readonly agentChunk?: ToolResultChunk['agentChunk'];
 }

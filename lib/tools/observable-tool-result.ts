@@ -1,9 +1,7 @@
 import {
   catchError,
-  concat,
   defaultIfEmpty,
   defer,
-  EMPTY,
   finalize,
   map,
   of,
@@ -15,6 +13,7 @@ import {
   timer,
   type Observable,
 } from 'rxjs';
+import { filterThen } from '../core/filter-then.js';
 import type { ToolCall } from '../core/message.js';
 import type { Tool } from '../core/tool.js';
 import type { ToolResultContent } from '../core/tool-result-content.js';
@@ -107,9 +106,11 @@ function withProgress(
 ): Observable<ToolCallEvent> {
   return defer(() => {
     let last: ToolResultContent | undefined;
-    return concat(
+    // filterThen: `concat(…, defer(…))` in one subscription, on every value of a long run.
+    return filterThen<ToolCallEvent, ToolCallEvent>(
       values$.pipe(map((value) => preliminaryResult(call, (last = toResult(tool, call, value))))),
-      defer(() => of(toolMessage(call, last ?? toResult(tool, call, undefined)))),
+      keepAll,
+      () => [toolMessage(call, last ?? toResult(tool, call, undefined))],
     );
   });
 }
@@ -127,12 +128,15 @@ function within(
 ): Observable<ToolCallEvent> {
   return defer(() => {
     let late = false;
-    return concat(
+    return filterThen<ToolCallEvent, ToolCallEvent>(
       events$.pipe(takeUntil(timer(limit).pipe(tap(() => (late = true))))),
-      defer(() => (late ? throwError(timedOut(limit, tool, call)) : EMPTY)),
+      keepAll,
+      () => (late ? throwError(timedOut(limit, tool, call)) : []),
     );
   });
 }
+
+const keepAll = (): boolean => true;
 
 /** The error of a tool past its time limit. */
 function timedOut(limit: number, tool: Tool, call: ToolCall): () => ToolTimeoutError {

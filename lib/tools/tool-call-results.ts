@@ -35,17 +35,22 @@ export function toolMessage(call: ToolCall, result: ToolResultContent): ToolMess
 
 /**
  * An intermediate value of an Observable tool as a preliminary `tool-result` chunk: the
- * client sees it (its text only), the model never does.
+ * client sees it (its text, and a nested agent's chunk as it is), the model never does.
  * @internal
  */
 export function preliminaryResult(call: ToolCall, result: ToolResultContent): ToolResultChunk {
-  return {
-    type: 'tool-result',
-    id: call.id,
-    name: call.name,
-    content: result.content,
-    preliminary: true,
-  };
+  const { content, agentChunk } = result;
+  if (agentChunk !== undefined) {
+    return {
+      type: 'tool-result',
+      id: call.id,
+      name: call.name,
+      content,
+      preliminary: true,
+      agentChunk,
+    };
+  }
+  return { type: 'tool-result', id: call.id, name: call.name, content, preliminary: true };
 }
 
 /**
@@ -85,10 +90,16 @@ export function toResult(tool: Tool, call: ToolCall, result: unknown): ToolResul
   if (typeof converted !== 'object' || converted === null) {
     throw resultError(tool, call, converted === null ? 'null' : typeof converted);
   }
-  const { content, media } = converted as { content?: unknown; media?: unknown };
+  const { content, media, agentChunk } = converted as {
+    content?: unknown;
+    media?: unknown;
+    agentChunk?: ToolResultContent['agentChunk'];
+  };
   if (typeof content !== 'string') {
     throw resultError(tool, call, 'an object whose "content" is not a string');
   }
+  // A nested agent's progress (no media with it) goes on as it is: no copy per nested chunk.
+  if (agentChunk !== undefined) return converted as ToolResultContent;
   if (media === undefined) return { content };
   if (!Array.isArray(media)) {
     throw resultError(tool, call, 'an object whose "media" is not an array');

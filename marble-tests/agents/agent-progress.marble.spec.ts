@@ -1,5 +1,4 @@
 import { type TestScheduler } from 'rxjs/testing';
-import { encodeAgentChunk } from '../../lib/agents/agent-chunk';
 import { agentProgress } from '../../lib/agents/agent-progress';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
 import { createTestScheduler } from '../support/test-scheduler';
@@ -8,8 +7,9 @@ const nested = (path: string[], chunk: ChatChunk): ChatChunk => ({
   type: 'tool-result',
   id: 'c1',
   name: path[0],
-  content: encodeAgentChunk(path, chunk),
+  content: '',
   preliminary: true,
+  agentChunk: { agentPath: path, chunk },
 });
 const progress = (text: string, finished?: 'stop'): ChatChunk => ({
   type: 'data',

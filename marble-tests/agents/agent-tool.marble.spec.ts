@@ -1,6 +1,5 @@
 import { NEVER, type Observable } from 'rxjs';
 import { type TestScheduler } from 'rxjs/testing';
-import { encodeAgentChunk } from '../../lib/agents/agent-chunk';
 import { agentTool } from '../../lib/agents/agent-tool';
 import { ChatClient } from '../../lib/client/chat-client';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
@@ -38,8 +37,9 @@ const nested = (id: string, path: string[], chunk: ChatChunk): ChatChunk => ({
   type: 'tool-result',
   id,
   name: path[0],
-  content: encodeAgentChunk(path, chunk),
+  content: '',
   preliminary: true,
+  agentChunk: { agentPath: path, chunk },
 });
 const progress = (id: string, name: string, content: string): ChatChunk => ({
   type: 'tool-result',

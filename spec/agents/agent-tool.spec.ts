@@ -120,6 +120,46 @@ describe('agentTool: a ChatClient as a tool', () => {
     expect(toolResultsSeen(planner.model, 1)[0].content).toBe('research done');
   });
 
+  it("carries the child's chunk as it is (the same object, no text to encode), down two levels", async () => {
+    // The grandchild's chunks, recorded by its outermost advisor as they leave its chain.
+    const webSent: ChatChunk[] = [];
+    const web = ChatClient.builder(MockChatModel.script([{ text: 'web says hi' }]))
+      .defaultAdvisors(
+        advisor({
+          name: 'record',
+          order: Order.HIGHEST_PRECEDENCE,
+          after: tap((chunk: ChatChunk) => webSent.push(chunk)),
+        }),
+      )
+      .build();
+    const research = agent(
+      [delegate('web', 'search'), { text: 'done' }],
+      [agentTool({ client: web, name: 'web', description: 'Web search' })],
+    );
+    const planner = agent(
+      [delegate('research', 'look'), { text: 'plan done' }],
+      [agentTool({ client: research.client, name: 'research', description: 'Research' })],
+    );
+    const chunks = await chunksOf(planner.client.prompt('Plan').stream().chunks());
+
+    const nested = chunks.filter(
+      (chunk): chunk is ToolResultChunk =>
+        chunk.type === 'tool-result' && chunk.agentChunk !== undefined,
+    );
+    // No JSON in the text: the nested chunk is a typed field, read back as it is.
+    expect(nested.every((chunk) => chunk.content === '' && chunk.preliminary === true)).toBe(true);
+    expect(nested.every((chunk) => agentChunkOf(chunk) === chunk.agentChunk)).toBe(true);
+    // The grandchild's chunks reach the top stream as the very objects its chain sent.
+    const fromWeb = nested
+      .filter((chunk) => chunk.agentChunk?.agentPath.join('/') === 'research/web')
+      .map((chunk) => chunk.agentChunk?.chunk);
+    expect(webSent.length).toBeGreaterThan(2);
+    expect(fromWeb).toHaveLength(webSent.length);
+    fromWeb.forEach((chunk, index) => expect(chunk).toBe(webSent[index]));
+    // A plain object: what goes over the wire as JSON comes back equal.
+    expect(JSON.parse(JSON.stringify(nested))).toEqual(nested);
+  });
+
   it('links the nested call to the parent: path, depth and inherited interceptors', async () => {
     const seenPaths: string[][] = [];
     const modelCalls: string[] = [];

@@ -78,7 +78,8 @@ export function ChatPage(props: { chatId: string; initialMessages: ExampleMessag
       h('input', {
         id: 'message',
         value: input,
-        placeholder: 'What time is it in Tokyo? Tell me a story. Delete users 2 and 3.',
+        placeholder:
+          'What time is it in Tokyo? Tell me a story. Delete users 2 and 3. Research the tallest building.',
         onChange: (event: { target: { value: string } }) => setInput(event.target.value),
       }),
       h('button', { id: 'send', type: 'submit', disabled: busy }, 'Send'),

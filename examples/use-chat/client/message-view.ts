@@ -1,6 +1,6 @@
 import { getToolOrDynamicToolName, isToolOrDynamicToolUIPart } from 'ai';
 import { createElement as h, type ReactNode } from 'react';
-import type { ExampleMessage } from './example-message';
+import type { ExampleDataParts, ExampleMessage } from './example-message';
 
 /** Answers a tool call's approval request (useChat's `addToolApprovalResponse`). */
 export type ApprovalResponder = (response: {
@@ -45,7 +45,26 @@ function PartView(props: { part: Part; respond: ApprovalResponder }): ReactNode 
       `model call ${call}, reading ${toolResults} tool result${toolResults === 1 ? '' : 's'}`,
     );
   }
+  if (part.type === 'data-agent-progress') return h(AgentProgressView, { progress: part.data });
   return h('p', { className: 'part other' }, part.type);
+}
+
+/** A nested agent's progress: who, what it wrote so far, its tools, and once done how it ended. */
+function AgentProgressView(props: { progress: ExampleDataParts['agent-progress'] }): ReactNode {
+  const { path, text, toolCalls, finished } = props.progress;
+  const who = path.join(' › ');
+  return h(
+    'div',
+    {
+      className: 'part data-agent-progress',
+      'data-agent': who,
+      'data-state': finished === undefined ? 'running' : 'done',
+    },
+    h('span', { className: 'agent' }, who),
+    toolCalls.length === 0 ? null : h('span', { className: 'tools' }, toolCalls.join(', ')),
+    h('span', { className: 'text' }, text),
+    finished === undefined ? h('span', { className: 'state' }, '…') : null,
+  );
 }
 
 type ToolPart = Extract<Part, { toolCallId: string }>;
