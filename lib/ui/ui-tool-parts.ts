@@ -35,7 +35,8 @@ export function toolInputPart(call: ToolCall): Record<string, unknown> {
  * A tool result as the UI message stream's output part: `tool-output-error` when `isError`
  * (its text per the error policy), `tool-output-denied` for the loop's denial
  * (`denied by the user[: <reason>]`), else `tool-output-available`; a preliminary result
- * (an Observable tool's progress) is `tool-output-available` with `preliminary: true`.
+ * (an Observable tool's progress) is `tool-output-available` with `preliminary: true`, its
+ * output a nested agent's `{ agentPath, chunk }` when it carries one (`agentTool`).
  * @internal
  */
 export function toolOutputPart(
@@ -44,7 +45,9 @@ export function toolOutputPart(
 ): Record<string, unknown> {
   const { id: toolCallId, content } = chunk;
   if (chunk.preliminary === true) {
-    return { type: 'tool-output-available', toolCallId, output: content, preliminary: true };
+    // A nested agent's chunk travels as an object (agentTool); the UI shows it as the output.
+    const output = chunk.agentChunk ?? content;
+    return { type: 'tool-output-available', toolCallId, output, preliminary: true };
   }
   if (chunk.isError === true) {
     return { type: 'tool-output-error', toolCallId, errorText: errors.toolError(chunk) };

@@ -126,6 +126,28 @@ describe('agentProgress: nested agents as UI parts', () => {
     expect(text).toBe('Done.');
   });
 
+  it('without agentProgress(), the preliminary output of the agent tool is the nested { agentPath, chunk }', async () => {
+    server = uiServer(() => planner().prompt('Plan').stream().chunks());
+    const all = await snapshots(await listen(server));
+    const preliminary = all.flatMap((m) =>
+      m.parts.flatMap((p) => {
+        const part = p as { type: string; preliminary?: boolean; output?: unknown };
+        return part.type === 'tool-research' && part.preliminary === true ? [part.output] : [];
+      }),
+    );
+    // The nested agents' chunks as objects (not '' and not JSON text): the grandchild's text too.
+    expect(preliminary.length).toBeGreaterThan(0);
+    expect(preliminary).toContainEqual({
+      agentPath: ['research', 'web'],
+      chunk: { type: 'text-delta', text: '2.1M' },
+    });
+    const final = all.at(-1)!;
+    expect(final.parts.find((p) => p.type === 'tool-research')).toMatchObject({
+      state: 'output-available',
+      output: 'About 2.1M.',
+    });
+  });
+
   it('passes every other chunk as it is, and a handoff shows as a data-agent part', async () => {
     const triage = (): ChatClient =>
       ChatClient.builder(
