@@ -25,7 +25,7 @@ import {
   type OptionRules,
 } from '../../core/validate-options.js';
 import { DurableRunError } from '../../errors/durable-run-error.js';
-import type { RunJournal } from '../run-journal.js';
+import { isRunJournal, type RunJournal } from '../run-journal.js';
 import type { RunKey } from '../run-key.js';
 import type { RunRecord } from '../run-record.js';
 import { Delivery } from './delivery.js';
@@ -76,17 +76,7 @@ const DEFAULTS = {
 
 const RULES: OptionRules<DurableRunAdvisorOptions> = {
   ...ADVISOR_IDENTITY_RULES,
-  journal: Rules.required(
-    Rules.custom(
-      'a RunJournal (append, read, delete)',
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        ['append', 'read', 'delete'].every(
-          (member) => typeof (value as Record<string, unknown>)[member] === 'function',
-        ),
-    ),
-  ),
+  journal: Rules.required(Rules.custom('a RunJournal (append, read, delete)', isRunJournal)),
   owner: Rules.nonEmptyString,
   replay: Rules.oneOf('undelivered', 'all'),
   uncertainToolCalls: Rules.oneOf('approve', 'fail'),
