@@ -14,10 +14,7 @@ import {
   type ResumableStreamRestorer,
 } from './resumable-streams-restore.js';
 import { readStoredFrames } from './run-resumable-stream.js';
-import {
-  resolveSseOptions,
-  type ServerSentEventsOptions,
-} from './server-sent-events-options.js';
+import { resolveSseOptions, type ServerSentEventsOptions } from './server-sent-events-options.js';
 
 /** How a resume is answered: the stream's info (for headers) and its frames. @internal */
 export interface ResumePlan {
