@@ -27,6 +27,7 @@ import { runW6 } from './workloads/w6-streamed-object.js';
 import { runW9 } from './workloads/w9-cold-start.js';
 import { runW7 } from './workloads/w7-sse-server.js';
 import { runW8 } from './workloads/w8-long-histories.js';
+import { runRunJournal } from './workloads/run-journal.js';
 
 const ADAPTERS: readonly BenchAdapter[] = [
   rxAdvisorsAdapter,
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
   if (wants('OTEL')) await step('OTEL', () => runTelemetry(config, report));
   // W2 with the tool served over MCP (stdio, Streamable HTTP); alone: --only=MCP.
   if (wants('MCP')) await step('MCP', () => runMcp(config, report));
+  if (wants('RUN')) await step('RUN', () => runRunJournal(config, report)); // durable runs' journal cost
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   console.log(
     `## rx-advisors benchmarks\n\n${machine()}  \n${versions()}  \nRun time: ${seconds} s${quick ? ' (--quick: sizes reduced, numbers not meaningful)' : ''}\n`,

@@ -1,0 +1,247 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createClient } from 'redis';
+import { Observable } from 'rxjs';
+import { ChatClient, ToolCallingAdvisor, tool, type ChatChunk } from 'rx-advisors';
+import { DurableRunAdvisor, InMemoryRunJournal, type RunJournal } from 'rx-advisors/run';
+import { PostgresRunJournal } from 'rx-advisors/run/postgres';
+import { RedisRunJournal } from 'rx-advisors/run/redis';
+import { SqliteRunJournal } from 'rx-advisors/run/sqlite';
+import { postgresPlan, redisPlan } from '../../spec/support/servers/store-servers.js';
+import { BenchChatModel } from '../harness/bench-chat-model.js';
+import { roundOf, textChunks, toolRoundChunks, TOOL_NAME } from '../harness/chunks.js';
+import { textFixture } from '../harness/fixtures.js';
+import { collectGarbage } from '../harness/measure.js';
+import type { Report } from '../harness/report.js';
+import { quartiles } from '../harness/stats.js';
+import { quickConfig, type BenchConfig } from './config.js';
+
+/** Tool rounds of one measured run; the run makes one more model call (the answer). */
+const ROUNDS = 20;
+const ANSWER = textFixture(24);
+/** The answer of the per-chunk measurement: 1,000 deltas, no tools. */
+const LONG = textFixture(1000);
+
+/** A journal store, open; `close()` releases it and its server. */
+interface OpenJournal {
+  readonly journal: RunJournal;
+  close(): Promise<void>;
+}
+
+const STORES: readonly { name: string; label: string; open(): Promise<OpenJournal> }[] = [
+  {
+    name: 'in-memory',
+    label: 'InMemoryRunJournal',
+    open: () => Promise.resolve({ journal: new InMemoryRunJournal(), close: async () => {} }),
+  },
+  {
+    name: 'sqlite',
+    label: 'SqliteRunJournal, better-sqlite3, a file in the temp folder (WAL)',
+    open() {
+      const folder = mkdtempSync(join(tmpdir(), 'rx-runs-'));
+      const database = new Database(join(folder, 'runs.db'));
+      database.pragma('journal_mode = WAL');
+      return Promise.resolve({
+        journal: new SqliteRunJournal({ database }),
+        close: () => {
+          database.close();
+          rmSync(folder, { recursive: true, force: true });
+          return Promise.resolve();
+        },
+      });
+    },
+  },
+  {
+    name: 'redis',
+    label: 'RedisRunJournal, node-redis 5, redis-server on loopback',
+    async open() {
+      const plan = redisPlan();
+      if (!plan.available) throw new Error(`run journal bench: no Redis (${plan.reason})`);
+      const server = await plan.start();
+      const client = createClient({ url: server.url });
+      client.on('error', () => undefined);
+      await client.connect();
+      return {
+        journal: new RedisRunJournal({ client, keyPrefix: 'bench-runs:' }),
+        close: async () => {
+          await client.quit();
+          await server.dispose();
+        },
+      };
+    },
+  },
+  {
+    name: 'postgres',
+    label: 'PostgresRunJournal, pg Pool, PostgreSQL on loopback',
+    async open() {
+      const plan = postgresPlan();
+      if (!plan.available) throw new Error(`run journal bench: no PostgreSQL (${plan.reason})`);
+      const server = await plan.start();
+      const pool = new pg.Pool({ connectionString: server.url, max: 4 });
+      pool.on('error', () => undefined);
+      return {
+        journal: new PostgresRunJournal({ pool, tableName: 'bench_runs' }),
+        close: async () => {
+          await pool.end();
+          await server.dispose();
+        },
+      };
+    },
+  },
+];
+
+/** A client running a tool loop of `ROUNDS` rounds, with the durable run or without. */
+function loopClient(journal: RunJournal | undefined): ChatClient {
+  const model = new BenchChatModel({
+    script: (_call, request) => {
+      const round = roundOf(request);
+      return round <= ROUNDS ? toolRoundChunks(round) : textChunks(ANSWER);
+    },
+  });
+  const noop = tool({
+    name: TOOL_NAME,
+    description: 'Does nothing',
+    parameters: { type: 'object', properties: {} },
+    idempotent: true,
+    execute: () => 'ok',
+  });
+  return ChatClient.builder(model)
+    .defaultAdvisors(
+      ...(journal === undefined ? [] : [new DurableRunAdvisor({ journal, owner: 'bench' })]),
+      new ToolCallingAdvisor({ maxRounds: ROUNDS + 2 }),
+    )
+    .defaultTools(noop)
+    .build();
+}
+
+let runs = 0;
+
+/** One call's text, timed by the wall clock (the store's round trips count), in µs. */
+function timed(chunks$: Observable<ChatChunk>, expected: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const start = performance.now();
+    chunks$.subscribe({
+      next: (chunk) => {
+        if (chunk.type === 'text-delta') text += chunk.text;
+      },
+      error: reject,
+      complete: () => {
+        const micros = (performance.now() - start) * 1000;
+        if (text !== expected)
+          reject(new Error(`run journal bench: answered ${text.slice(0, 40)}`));
+        else resolve(micros);
+      },
+    });
+  });
+}
+
+const call = (client: ChatClient, durable: boolean, question: string): Observable<ChatChunk> => {
+  const prompt = client.prompt(question);
+  return (durable ? prompt.advisorParams({ runId: `run-${++runs}` }) : prompt).stream().chunks();
+};
+
+/**
+ * Paired samples: each pair runs the call without, then with, the durable run (same
+ * process state, interleaved), and keeps the difference per unit of work.
+ */
+async function pairedOverhead(
+  off: () => Promise<number>,
+  on: () => Promise<number>,
+  units: number,
+  pairs: number,
+): Promise<{ off: number[]; on: number[]; overhead: number[] }> {
+  for (let i = 0; i < 3; i++) {
+    await off();
+    await on();
+  }
+  const result = { off: [] as number[], on: [] as number[], overhead: [] as number[] };
+  for (let i = 0; i < pairs; i++) {
+    collectGarbage();
+    const a = (await off()) / units;
+    const b = (await on()) / units;
+    result.off.push(a);
+    result.on.push(b);
+    result.overhead.push(b - a);
+  }
+  return result;
+}
+
+/**
+ * Durable runs' cost (`npm run bench -- --only=RUN`): for each journal store, a tool loop of
+ * 20 idempotent tool rounds plus an answer, without and with `DurableRunAdvisor`, in pairs:
+ * µs per model round (the run's wall time / 21), and the difference: the journal's
+ * overhead per round (a model-round and a tool-outcome record, two appends). Then, in
+ * memory, a 1,000-delta answer without tools, without and with the advisor: ns per chunk.
+ * Redis and PostgreSQL are the servers of spec/support/servers.
+ */
+export async function runRunJournal(config: BenchConfig, report: Report): Promise<void> {
+  const quick = config === quickConfig;
+  const pairs = quick ? 3 : 31;
+  const roundsPerRun = ROUNDS + 1;
+  for (const store of STORES) {
+    const open = await store.open();
+    try {
+      const plain = loopClient(undefined);
+      const durable = loopClient(open.journal);
+      const { off, on, overhead } = await pairedOverhead(
+        () => timed(call(plain, false, 'Go.'), ANSWER.text),
+        () => timed(call(durable, true, 'Go.'), ANSWER.text),
+        roundsPerRun,
+        pairs,
+      );
+      const params = { journal: store.name, rounds: roundsPerRun };
+      for (const [mode, values] of [
+        ['off', off],
+        ['on', on],
+        ['overhead', overhead],
+      ] as const) {
+        report.addRow({
+          workload: 'RUN',
+          params: { ...params, durable: mode },
+          framework: 'rx-advisors',
+          metric: 'us-per-round',
+          ...quartiles(values),
+        });
+      }
+    } finally {
+      await open.close();
+    }
+  }
+  // Per chunk: the advisor's counter on every chunk (in memory: the store is not involved).
+  const journal = new InMemoryRunJournal();
+  const answer = (client: ChatClient, durable: boolean) =>
+    timed(call(client, durable, 'Long answer.'), LONG.text);
+  const textOnly = (withJournal: boolean) =>
+    ChatClient.builder(new BenchChatModel({ script: () => textChunks(LONG) }))
+      .defaultAdvisors(...(withJournal ? [new DurableRunAdvisor({ journal, owner: 'bench' })] : []))
+      .build();
+  const plain = textOnly(false);
+  const durable = textOnly(true);
+  const chunks = textChunks(LONG).length;
+  const { off, on, overhead } = await pairedOverhead(
+    () => answer(plain, false),
+    () => answer(durable, true),
+    chunks / 1000,
+    pairs,
+  );
+  for (const [mode, values] of [
+    ['off', off],
+    ['on', on],
+    ['overhead', overhead],
+  ] as const) {
+    report.addRow({
+      workload: 'RUN',
+      params: { journal: 'in-memory', chunks, durable: mode },
+      framework: 'rx-advisors',
+      metric: 'ns-per-chunk',
+      ...quartiles(values),
+    });
+  }
+  report.note(
+    `RUN journals: ${STORES.map((s) => `${s.name} = ${s.label}`).join('; ')}; durable off = no DurableRunAdvisor in the chain`,
+  );
+}
