@@ -39,11 +39,32 @@ const STORES: readonly { name: string; label: string; open(): Promise<OpenJourna
   },
   {
     name: 'sqlite',
-    label: 'SqliteRunJournal, better-sqlite3, a file in the temp folder (WAL)',
+    label:
+      'SqliteRunJournal, better-sqlite3, a file in the temp folder (WAL, synchronous = FULL: the defaults of path)',
     open() {
       const folder = mkdtempSync(join(tmpdir(), 'rx-runs-'));
       const database = new Database(join(folder, 'runs.db'));
       database.pragma('journal_mode = WAL');
+      return Promise.resolve({
+        journal: new SqliteRunJournal({ database }),
+        close: () => {
+          database.close();
+          rmSync(folder, { recursive: true, force: true });
+          return Promise.resolve();
+        },
+      });
+    },
+  },
+  {
+    // WAL with synchronous = NORMAL: a commit waits for no fsync (an OS crash or power loss
+    // may lose the last records; a process crash does not).
+    name: 'sqlite-normal',
+    label: 'SqliteRunJournal as above, PRAGMA synchronous = NORMAL',
+    open() {
+      const folder = mkdtempSync(join(tmpdir(), 'rx-runs-'));
+      const database = new Database(join(folder, 'runs.db'));
+      database.pragma('journal_mode = WAL');
+      database.pragma('synchronous = NORMAL');
       return Promise.resolve({
         journal: new SqliteRunJournal({ database }),
         close: () => {
