@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createClient } from 'redis';
-import { Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { ChatClient, ToolCallingAdvisor, tool, type ChatChunk } from 'rx-advisors';
 import { DurableRunAdvisor, InMemoryRunJournal, type RunJournal } from 'rx-advisors/run';
 import { PostgresRunJournal } from 'rx-advisors/run/postgres';

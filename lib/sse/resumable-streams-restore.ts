@@ -90,9 +90,9 @@ export function parseEventId(
  */
 export function checkRestorer(value: unknown): ResumableStreamRestorer | undefined {
   if (value === undefined) return undefined;
-  const restorer = value as Partial<ResumableStreamRestorer> | null;
-  if (typeof restorer?.eventCursor === 'function' && typeof restorer.restore === 'function') {
-    return restorer as ResumableStreamRestorer;
+  const members = value as Record<string, unknown> | null;
+  if (typeof members?.['eventCursor'] === 'function' && typeof members['restore'] === 'function') {
+    return value as ResumableStreamRestorer;
   }
   throw new InvalidOptionsError({
     option: 'restore',
@@ -130,8 +130,8 @@ export function framesWithCursors(
   });
 }
 
-/** Thrown inside a read whose first frame is not the client's last event. */
-const OTHER_INCARNATION = Symbol('another incarnation of the stream');
+/** Thrown inside a read whose first frame is not the client's last event (never leaves it). */
+const OTHER_INCARNATION = new Error('The stream is another incarnation than the client read.');
 
 /**
  * The frames of a kept stream after the client's last event `id` (sequence number `seq`),

@@ -223,7 +223,7 @@ describe('ResumableStreams restore: a durable run after a server restart', () =>
     expect(second.model.calls).toBe(0);
   });
 
-  it('keeps plain ids without a restorer, and refuses a restorer of the wrong shape', async () => {
+  it('keeps plain ids without a restorer, and refuses a restorer of the wrong shape', () => {
     const streams = new ResumableStreams();
     const frames: string[] = [];
     streams
