@@ -139,6 +139,12 @@ const OTHER_INCARNATION = new Error('The stream is another incarnation than the 
  * stream restored since the client's last event numbers its events anew, so a sequence
  * number alone could point into the wrong incarnation; when the frame differs (or the
  * store never sent that many), `restored$` answers instead.
+ *
+ * ```
+ * stored:   -x-b-c|      x: event 4 of another incarnation (the client's id is 4.10)
+ * restored:  -r-b|
+ * result:   --r-b|
+ * ```
  * @internal
  */
 export function checkedStoredFrames(
