@@ -17,7 +17,7 @@ import { SqliteRunJournal } from '../../lib/run/sqlite/sqlite-run-journal';
 import { pipeToNodeResponse, ResumableStreams } from '../../lib/sse';
 import { MockChatModel } from '../../lib/testing';
 import { tool } from '../../lib/tools/tool-fn';
-import { close, listen, readEvents } from './support/sse-test-kit';
+import { close, listen, parseSse, readEvents } from './support/sse-test-kit';
 
 const WORDS = Array.from({ length: 40 }, (_, i) => `word${i} `);
 const ANSWER = `Looking it up. ${WORDS.join('')}`;
@@ -221,6 +221,31 @@ describe('ResumableStreams restore: a durable run after a server restart', () =>
     const after = await readEvents(await resume(second, 'run-5', before[before.length - 1].id));
     expect(text(before) + text(after)).toBe(ANSWER);
     expect(second.model.calls).toBe(0);
+  });
+
+  it('restores through resumeToWebResponse and resume() too', async () => {
+    const first = await start();
+    const before = await readEvents(await post(first, 'run-6'), (events) => deltas(events) >= 8);
+    await kill(first);
+    const second = await start();
+    const lastId = before[before.length - 1].id!;
+    const key = { owner: 'ada', streamId: 'run-6' };
+    const web = await second.streams.resumeToWebResponse(key, {
+      headers: new Headers({ 'last-event-id': lastId }),
+    });
+    expect(web.status).toBe(200);
+    expect(text(before) + text(await readEvents(web))).toBe(ANSWER);
+    // A process with no stream under the key: resume() restores as well.
+    const third = await start();
+    const frames = await new Promise<string>((resolve, reject) => {
+      let all = '';
+      third.streams.resume(key, { lastEventId: lastId, heartbeat: false }).subscribe({
+        next: (frame) => (all += frame),
+        error: reject,
+        complete: () => resolve(all),
+      });
+    });
+    expect(text(before) + text(parseSse(frames).events)).toBe(ANSWER);
   });
 
   it('keeps plain ids without a restorer, and refuses a restorer of the wrong shape', () => {
