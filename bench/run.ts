@@ -28,6 +28,7 @@ import { runW9 } from './workloads/w9-cold-start.js';
 import { runW7 } from './workloads/w7-sse-server.js';
 import { runW8 } from './workloads/w8-long-histories.js';
 import { runAgents } from './workloads/agents.js';
+import { runRunJournal } from './workloads/run-journal.js';
 
 const ADAPTERS: readonly BenchAdapter[] = [
   rxAdvisorsAdapter,
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
   if (wants('MCP')) await step('MCP', () => runMcp(config, report));
   // Per-chunk cost of an agent at top level vs nested under agentTool; alone: --only=AGENTS.
   if (wants('AGENTS')) await step('AGENTS', () => runAgents(config, report));
+  if (wants('RUN')) await step('RUN', () => runRunJournal(config, report)); // durable runs' journal cost
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   console.log(
     `## rx-advisors benchmarks\n\n${machine()}  \n${versions()}  \nRun time: ${seconds} s${quick ? ' (--quick: sizes reduced, numbers not meaningful)' : ''}\n`,

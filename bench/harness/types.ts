@@ -25,7 +25,7 @@ export type Metric =
 
 /** One row of `bench/results.json` (the schema of issue 8). */
 export interface BenchResult {
-  workload: 'W1' | 'W2' | 'W3' | 'W4' | 'W5' | 'W6' | 'W7' | 'W8' | 'W9' | 'W10' | 'W11';
+  workload: 'W1' | 'W2' | 'W3' | 'W4' | 'W5' | 'W6' | 'W7' | 'W8' | 'W9' | 'W10' | 'W11' | 'RUN';
   params: Record<string, number | string>;
   framework: Framework;
   metric: Metric;

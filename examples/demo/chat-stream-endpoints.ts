@@ -5,7 +5,9 @@ import { ProviderError, type ChatChunk } from '../../lib/index.js';
 import {
   pipeToNodeResponse,
   ResumableStreams,
+  type ResumableStreamRestorer,
   type ResumableStreamsOptions,
+  type SseErrorMessage,
 } from '../../lib/sse/index.js';
 import { cutResponseAfterTextDeltas } from './cut-response-after-text-deltas.js';
 import { readChatMessage, type ChatDecision } from './read-chat-message.js';
@@ -33,6 +35,7 @@ export interface ChatStreamEndpointsOptions {
   chunksFor: (
     input: string | ChatDecision[],
     conversationId: string,
+    streamId: string,
   ) => Promise<Observable<ChatChunk> | BadRequest> | Observable<ChatChunk>;
   /** Milliseconds between SSE heartbeat comments, or `false`. */
   heartbeat: number | false;
@@ -44,6 +47,11 @@ export interface ChatStreamEndpointsOptions {
   streams?: ResumableStreams | undefined;
   /** Test hook: cut every `POST /api/chat` response after this many text deltas. */
   cutResponsesAfterTextDeltas?: number | undefined;
+  /**
+   * Restores a stream the in-memory registry lost (the server restarted): the durable run's
+   * rest after the page's last event (`durableRunRestorer`); unused with `streams`.
+   */
+  restore?: ResumableStreamRestorer | undefined;
 }
 
 /**
@@ -67,7 +75,15 @@ export class ChatStreamEndpoints {
 
   /** @param options How a turn's chunks are made, heartbeat, log, registry bounds. */
   constructor(private readonly options: ChatStreamEndpointsOptions) {
-    this.streams = options.streams ?? new ResumableStreams(options.resume);
+    const { restore } = options;
+    this.streams =
+      options.streams ??
+      new ResumableStreams({
+        ...options.resume,
+        ...(restore === undefined
+          ? {}
+          : { restore, restoreOptions: { errorMessage: this.errorMessage } }),
+      });
   }
 
   /** Chat responses (`POST /api/chat` and resumes) being sent right now. */
@@ -96,8 +112,8 @@ export class ChatStreamEndpoints {
     }
     const session = sessionOf(req);
     const streamId = randomUUID();
-    const { cutResponsesAfterTextDeltas: cutAfter, heartbeat, log } = this.options;
-    const made = await this.options.chunksFor(message, session.id);
+    const { cutResponsesAfterTextDeltas: cutAfter, heartbeat } = this.options;
+    const made = await this.options.chunksFor(message, session.id, streamId);
     if (!isObservable(made)) return sendJson(res, made.status, { error: made.error });
     let chunks$ = made;
     if (cutAfter !== undefined) chunks$ = chunks$.pipe(cutResponseAfterTextDeltas(res, cutAfter));
@@ -106,16 +122,7 @@ export class ChatStreamEndpoints {
     const subscription = pipeToNodeResponse(chunks$, res, {
       heartbeat,
       headers,
-      errorMessage: (error, source) => {
-        // Retry reasons come from the same redacted provider errors; the demo's tool errors
-        // are its own texts: both go out as they are.
-        if (source.kind !== 'error') return String(error);
-        log(`chat stream failed: ${error instanceof Error ? error.stack : String(error)}`);
-        // Provider errors are redacted by the adapters, and say what to fix (a bad key…).
-        return ProviderError.isInstance(error)
-          ? error.message
-          : 'The stream failed on the server (see its log).';
-      },
+      errorMessage: this.errorMessage,
       // The stream outlives this response: a dropped connection no longer aborts the model;
       // the registry's ttl (no client for that long) or a DELETE does.
       resumable: { streams: this.streams, owner: session.id, streamId },
@@ -168,6 +175,18 @@ export class ChatStreamEndpoints {
       else sendJson(res, 404, { error: 'This session has no answer stream with this id.' });
     });
   }
+
+  /** What the page is told of a failure (the stream's own, a retry reason, a tool's error). */
+  private readonly errorMessage: SseErrorMessage = (error, source) => {
+    // Retry reasons come from the same redacted provider errors; the demo's tool errors
+    // are its own texts: both go out as they are.
+    if (source.kind !== 'error') return String(error);
+    this.options.log(`chat stream failed: ${error instanceof Error ? error.stack : String(error)}`);
+    // Provider errors are redacted by the adapters, and say what to fix (a bad key…).
+    return ProviderError.isInstance(error)
+      ? error.message
+      : 'The stream failed on the server (see its log).';
+  };
 
   /** Stops every response, then every stream (model requests and tools aborted, timers stopped). */
   close(): void {

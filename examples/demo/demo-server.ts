@@ -15,6 +15,8 @@ import {
   type ToolMessage,
 } from '../../lib/index.js';
 import { SqliteChatMemoryRepository } from '../../lib/memory/sqlite/index.js';
+import { DurableRunAdvisor, durableRunRestorer } from '../../lib/run/index.js';
+import { SqliteRunJournal } from '../../lib/run/sqlite/index.js';
 import type { ChatMemoryRepository } from '../../lib/index.js';
 import type { ResumableStreams, ResumableStreamsOptions } from '../../lib/sse/index.js';
 import { ChatStreamEndpoints } from './chat-stream-endpoints.js';
@@ -72,6 +74,15 @@ export interface DemoServerOptions {
    * dropped connection would be; the stream keeps running and can be resumed.
    */
   cutChatResponsesAfterTextDeltas?: number;
+  /**
+   * Durable runs (`npm start` turns them on): every answer is a durable run recorded in a
+   * SQLite journal under `dataDir` (`demo-runs.sqlite`), its run id the stream id, and a
+   * resume that finds no stream (the server restarted mid-answer) continues the run from the
+   * journal after the page's last event (`durableRunRestorer`). Event ids then carry the
+   * run's delivery units (`id: 12.340`). With `streams` given (Redis) runs are recorded and
+   * resumable, but a lost stream is not restored. Default off.
+   */
+  durableRuns?: boolean;
   /** Advisors added outermost, before memory (the demo's `OpenTelemetryAdvisor`); default none. */
   advisors?: readonly Advisor[];
   /**
@@ -141,8 +152,15 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     createUsersRegisteredOnTool({ users }),
     createDeleteUserTool({ users }),
   ];
+  // Durable runs: the journal outlives the process; a restarted server continues an answer.
+  const journal =
+    options.durableRuns === true
+      ? (mkdirSync(dataDir, { recursive: true }),
+        new SqliteRunJournal({ path: join(dataDir, 'demo-runs.sqlite') }))
+      : undefined;
   const client = ChatClient.builder(model)
     .defaultAdvisors(
+      ...(journal === undefined ? [] : [new DurableRunAdvisor({ journal })]),
       ...(options.advisors ?? []),
       // Tool calls and results are kept too, so the history after a reload shows them.
       new MessageChatMemoryAdvisor({ chatMemory, saveToolMessages: true }),
@@ -159,9 +177,15 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   });
   const docTexts = new Map(options.docs?.documents.map((d) => [d.id, d.text]));
   const turns = new DemoTurns(chatMemory);
+  // The run's owner is the browser session, which is also the conversation.
+  const runParams = (runId: string, conversationId: string) =>
+    journal === undefined ? {} : { runId, runOwner: conversationId };
   const chats = new ChatStreamEndpoints({
-    chunksFor: async (input, conversationId) => {
-      const prompt = client.prompt().system(systemText(now())).advisorParams({ conversationId });
+    chunksFor: async (input, conversationId, streamId) => {
+      const prompt = client
+        .prompt()
+        .system(systemText(now()))
+        .advisorParams({ conversationId, ...runParams(streamId, conversationId) });
       if (typeof input === 'string') {
         return turns.track(conversationId, prompt.user(input).stream().chunks());
       }
@@ -180,6 +204,23 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     resume: { ttl: 30_000, maxBufferedFrames: 4000, ...options.resume },
     streams: options.streams,
     cutResponsesAfterTextDeltas: cutAfter,
+    // A resume after a restart: the run of this session, with no new message.
+    restore:
+      journal === undefined
+        ? undefined
+        : durableRunRestorer({
+            journal,
+            resume: (params) =>
+              turns.track(
+                params.runOwner,
+                client
+                  .prompt()
+                  .system(systemText(now()))
+                  .advisorParams({ conversationId: params.runOwner, ...params })
+                  .stream()
+                  .chunks(),
+              ),
+          }),
   });
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -241,6 +282,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     });
   }).catch((error: unknown) => {
     database?.close();
+    journal?.close();
     throw error;
   });
   const actualPort = (server.address() as AddressInfo).port;
@@ -256,6 +298,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       // SQLite behind a few promise steps): let those settle before the database closes.
       await new Promise<void>((resolve) => setImmediate(resolve));
       database?.close();
+      journal?.close();
     })();
     return closing;
   };

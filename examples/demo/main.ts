@@ -9,7 +9,11 @@ import { selectDemoModel } from './select-demo-model.js';
 async function main(): Promise<void> {
   const port = parsePort(process.env['PORT']);
   const host = process.env['HOST'] || '127.0.0.1';
-  const choice = await selectDemoModel();
+  // DEMO_OFFLINE_INTERVAL_MS: the offline model's pace between words (default 30 ms).
+  const interval = process.env['DEMO_OFFLINE_INTERVAL_MS'];
+  const choice = await selectDemoModel(
+    interval ? { offline: { interval: parseMillis('DEMO_OFFLINE_INTERVAL_MS', interval) } } : {},
+  );
   // DEMO_DOCS: the shipped document set (default), another folder, or off.
   const docs = await selectDemoDocs();
   const telemetry = await startDemoTelemetry(process.env);
@@ -22,6 +26,9 @@ async function main(): Promise<void> {
     model: choice.model,
     modelDescription: choice.description,
     dataDir: process.env['DEMO_DATA_DIR'] || '.data',
+    // Answers are durable runs (a SQLite journal under the data folder): restarting the
+    // server mid-answer lets the page finish it. DEMO_DURABLE_RUNS=off turns them off.
+    durableRuns: process.env['DEMO_DURABLE_RUNS'] !== 'off',
     log: (line) => console.error(line),
     advisors: [...telemetry.advisors, ...mcp.advisors],
     ...(docs === undefined ? {} : { docs }),
@@ -91,6 +98,14 @@ function listenError(error: unknown, port: number, host: string): unknown {
     );
   }
   return error;
+}
+
+function parseMillis(name: string, value: string): number {
+  const millis = Number(value);
+  if (!Number.isFinite(millis) || millis < 0) {
+    throw new Error(`${name}=${value} is not a number of milliseconds (0 or more).`);
+  }
+  return millis;
 }
 
 function parsePort(value: string | undefined): number {

@@ -26,4 +26,10 @@ export { RunJournalError, type RunJournalErrorReason } from '../errors/run-journ
 export { DurableRunAdvisor, type DurableRunAdvisorOptions } from './durable/durable-run-advisor.js';
 export { DurableRunParams, type RunReplay } from './durable/durable-run-params.js';
 export type { UncertainToolCallPolicy } from './durable/durable-run-state.js';
+export {
+  durableRunRestorer,
+  type DurableRunRestorer,
+  type DurableRunRestorerOptions,
+  type DurableRunResumeParams,
+} from './durable/durable-run-restorer.js';
 export { DurableRunError, type DurableRunErrorReason } from '../errors/durable-run-error.js';

@@ -66,3 +66,19 @@ export interface RunJournalLimits {
   /** A run is forgotten this long after its last append. Default 7 days. */
   readonly ttlMs?: number;
 }
+
+/**
+ * Whether a value has the methods of a {@link RunJournal} (for option checks).
+ * @internal
+ * @param value Anything.
+ * @returns `true` when it has `append`, `read` and `delete` functions.
+ */
+export function isRunJournal(value: unknown): value is RunJournal {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    ['append', 'read', 'delete'].every(
+      (member) => typeof (value as Record<string, unknown>)[member] === 'function',
+    )
+  );
+}

@@ -54,6 +54,7 @@ export type {
   ResumableStreamKey,
   ResumableStreamStore,
 } from './resumable-stream-store.js';
+export type { ResumableStreamRestorer } from './resumable-streams-restore.js';
 export {
   InMemoryResumableStreamStore,
   type InMemoryResumableStreamStoreOptions,

@@ -1,5 +1,7 @@
 import type { InMemoryResumableStreamStoreOptions } from './in-memory-resumable-stream-store.js';
 import type { ResumableStreamStore } from './resumable-stream-store.js';
+import type { ResumableStreamRestorer } from './resumable-streams-restore.js';
+import type { ServerSentEventsOptions } from './server-sent-events-options.js';
 import type { SseConnectionOptions } from './sse-connection-options.js';
 import type { SseEncoder } from './encoder/sse-encoder.js';
 
@@ -24,6 +26,15 @@ export interface ResumableStreamsOptions extends InMemoryResumableStreamStoreOpt
    * encoder started through this instance are known already.
    */
   encoders?: readonly SseEncoder[];
+  /**
+   * Rebuilds a stream the store no longer has (the process that ran it is gone: a restart, a
+   * deploy), from the client's `Last-Event-ID`; with it, event ids carry the restorer's
+   * cursor (`id: 42.318`). `durableRunRestorer` (`rx-advisors/run`) resumes durable runs from
+   * their journal. Default none: such a resume gets HTTP 204.
+   */
+  restore?: ResumableStreamRestorer;
+  /** The SSE options of restored streams (protocol, error texts); default `toServerSentEvents`'s. */
+  restoreOptions?: ServerSentEventsOptions;
 }
 
 /**

@@ -26,6 +26,12 @@ import {
   type ResumableStreamKey,
   type ResumableStreamStore,
 } from './resumable-stream-store.js';
+import { resumePlan, type ResumePlan } from './resumable-streams-plan.js';
+import {
+  checkRestorer,
+  framesWithCursors,
+  type ResumableStreamRestorer,
+} from './resumable-streams-restore.js';
 import type {
   ResumableStreamsOptions,
   ResumeOptions,
@@ -38,7 +44,6 @@ import {
 } from './server-sent-events-options.js';
 import {
   checkStreamKey,
-  parseLastEventId,
   readStoredFrames,
   RESUME_FAILED,
   runResumableStream,
@@ -90,10 +95,17 @@ export class ResumableStreams {
   ]);
   /** The streams this process runs the chunks of. */
   private readonly producers = new Set<Subscription>();
+  /** @internal */
+  readonly restorer: ResumableStreamRestorer | undefined;
+  /** @internal */
+  readonly restoreOptions: ServerSentEventsOptions;
 
-  /** @param options A store, or the in-memory store's bounds; custom encoders. */
+  /** @param options A store, or the in-memory store's bounds; custom encoders; a restorer. */
   constructor(options: ResumableStreamsOptions = {}) {
-    const { store, encoders = [], ...bounds } = options;
+    const { store, encoders = [], restore, restoreOptions = {}, ...bounds } = options;
+    this.restorer = checkRestorer(restore);
+    this.restoreOptions = restoreOptions;
+    resolveSseOptions(restoreOptions);
     if (store !== undefined && Object.values(bounds).some((value) => value !== undefined)) {
       throw new InvalidOptionsError({
         option: 'store',
@@ -150,7 +162,10 @@ export class ResumableStreams {
     checkStreamKey(key);
     const { encoder, heartbeat } = resolveSseOptions(options);
     this.encoders.set(encoder.name, encoder);
-    const frames$ = chunks$.pipe(toServerSentEvents({ ...options, heartbeat: false }));
+    const frames$ =
+      this.restorer === undefined
+        ? chunks$.pipe(toServerSentEvents({ ...options, heartbeat: false }))
+        : framesWithCursors(chunks$, options, this.restorer);
     const created = this.store.create(key, { encoder: encoder.name });
     let producer: Subscription | undefined;
     const run = (): void => {
@@ -197,12 +212,10 @@ export class ResumableStreams {
   resume(key: ResumableStreamKey, options: ResumeOptions = {}): Observable<string> {
     const heartbeat = resolveHeartbeat(options.heartbeat);
     return defer(() => {
-      const lookup = this.store.get(key);
-      const answer = (info: ResumableStreamInfo | undefined): Observable<string> =>
-        info === undefined
-          ? throwError(() => streamNotFound(key.streamId))
-          : this.resumeFrames(key, info, options.lastEventId, heartbeat);
-      return isPromiseLike(lookup) ? from(lookup).pipe(switchMap(answer)) : answer(lookup);
+      const plan = resumePlan(this, key, options.lastEventId, heartbeat);
+      const answer = (found: ResumePlan | undefined): Observable<string> =>
+        found === undefined ? throwError(() => streamNotFound(key.streamId)) : found.frames$;
+      return isPromiseLike(plan) ? from(plan).pipe(switchMap(answer)) : answer(plan);
     });
   }
 
@@ -267,9 +280,8 @@ export class ResumableStreams {
     const connection = resolveConnectionOptions(options);
     const heartbeat = resolveHeartbeat(options.heartbeat);
     return {
-      lookup: this.store.get(key),
+      plan: resumePlan(this, key, lastEventId, heartbeat),
       connection,
-      frames: (info) => this.resumeFrames(key, info, lastEventId, heartbeat),
       headers: (info) =>
         info === undefined
           ? { ...options.headers }
@@ -277,23 +289,8 @@ export class ResumableStreams {
     };
   }
 
-  private resumeFrames(
-    key: ResumableStreamKey,
-    info: ResumableStreamInfo,
-    lastEventId: string | number | null | undefined,
-    heartbeat: number | false,
-  ): Observable<string> {
-    const encoder = this.encoderOf(info);
-    const after = parseLastEventId(lastEventId);
-    if (after !== undefined) return readStoredFrames(this.store, key, encoder, after, heartbeat);
-    return of(
-      encoder.resumeError(
-        `Cannot resume: the Last-Event-ID ${JSON.stringify(String(lastEventId))} is not an event id of this stream.`,
-      ),
-    );
-  }
-
-  private encoderOf(info: ResumableStreamInfo): SseEncoder {
+  /** @internal */
+  encoderOf(info: ResumableStreamInfo): SseEncoder {
     return this.encoders.get(info.encoder) ?? chunkEventEncoder;
   }
 }

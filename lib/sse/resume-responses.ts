@@ -5,10 +5,11 @@ import type { MaybePromise, ResumableStreamInfo } from './resumable-stream-store
 import type { ResolvedSseConnectionOptions } from './sse-connection-options.js';
 import { writeFramesToNodeResponse } from './write-frames-to-node-response.js';
 
-/** What the resume adapters need: the stream's lookup and how to answer once it is known. @internal */
+/** What the resume adapters need: how the stream is answered (none: 204), and its headers. @internal */
 export interface ResumeAnswer {
-  readonly lookup: MaybePromise<ResumableStreamInfo | undefined>;
-  readonly frames: (info: ResumableStreamInfo) => Observable<string>;
+  readonly plan: MaybePromise<
+    { readonly info: ResumableStreamInfo; readonly frames$: Observable<string> } | undefined
+  >;
   readonly headers: (info: ResumableStreamInfo | undefined) => Record<string, string>;
   readonly connection: ResolvedSseConnectionOptions;
 }
@@ -20,32 +21,32 @@ export function isPromiseLike<T>(value: MaybePromise<T>): value is PromiseLike<T
 
 /**
  * Answers a resume on a Node response: 204 when there is no such stream, else the frames. A
- * store that fails to answer gets 503.
+ * store (or a restorer) that fails to answer gets 503.
  * @internal
  */
 export function resumeToNodeResponse(answer: ResumeAnswer, res: ServerResponse): Subscription {
   const subscription = new Subscription();
-  const reply = (info: ResumableStreamInfo | undefined): void => {
+  const reply = (plan: Awaited<ResumeAnswer['plan']>): void => {
     if (res.destroyed) return;
-    if (info === undefined) {
+    if (plan === undefined) {
       res.writeHead(204, answer.headers(undefined)).end();
       return;
     }
     subscription.add(
-      writeFramesToNodeResponse(answer.frames(info), res, {
+      writeFramesToNodeResponse(plan.frames$, res, {
         status: 200,
-        headers: answer.headers(info),
+        headers: answer.headers(plan.info),
         ...answer.connection,
       }),
     );
   };
-  const { lookup } = answer;
-  if (!isPromiseLike(lookup)) {
-    reply(lookup);
+  const { plan } = answer;
+  if (!isPromiseLike(plan)) {
+    reply(plan);
     return subscription;
   }
   subscription.add(
-    from(lookup).subscribe({
+    from(plan).subscribe({
       next: reply,
       error: () => {
         if (!res.headersSent && !res.destroyed) res.writeHead(503).end();
@@ -62,16 +63,16 @@ export function resumeToNodeResponse(answer: ResumeAnswer, res: ServerResponse):
  * @internal
  */
 export async function resumeToWebResponse(answer: ResumeAnswer): Promise<Response> {
-  let info: ResumableStreamInfo | undefined;
+  let plan: Awaited<ResumeAnswer['plan']>;
   try {
-    info = await answer.lookup;
+    plan = await answer.plan;
   } catch {
     return new Response(null, { status: 503 });
   }
-  if (info === undefined)
+  if (plan === undefined)
     return new Response(null, { status: 204, headers: answer.headers(undefined) });
-  return new Response(framesToReadableStream(answer.frames(info), answer.connection), {
+  return new Response(framesToReadableStream(plan.frames$, answer.connection), {
     status: 200,
-    headers: answer.headers(info),
+    headers: answer.headers(plan.info),
   });
 }

@@ -5,8 +5,10 @@
 // Every model or tool text goes through textContent, never innerHTML.
 'use strict';
 
-const RESUME_ATTEMPTS = 5; // reconnects in a row without a new event before giving up
-const RESUME_BACKOFF_MS = 250; // doubled on each attempt in a row: 250 ms … 4 s
+// Reconnects in a row without a new event before giving up: 7 span about 30 s, long
+// enough for a restarted server (its durable runs continue the answer, docs/durable-runs.md).
+const RESUME_ATTEMPTS = 7;
+const RESUME_BACKOFF_MS = 250; // doubled on each attempt in a row: 250 ms … 16 s
 const MAX_MESSAGE_LENGTH = 4000; // the server's limit (examples/demo/read-chat-message.ts)
 // The answer being streamed, kept for this tab (sessionStorage): a reload resumes it.
 const ACTIVE_KEY = 'rx-advisors-demo.active';

@@ -14,7 +14,7 @@ import type { Advisor, AdvisorChain } from '../../advisor-api/advisor.js';
 import { CallInterceptors } from '../../advisor-api/call-interceptors.js';
 import { Order } from '../../advisor-api/order.js';
 import { ADVISOR_IDENTITY_RULES } from '../../advisor-api/validate-advisor-identity.js';
-import type { ChatChunk, FinishReason } from '../../core/chat-chunk.js';
+import type { ChatChunk, FinishReason, RetryChunk } from '../../core/chat-chunk.js';
 import type { ChatRequest } from '../../core/chat-request.js';
 import type { ToolApprovalDecision } from '../../core/tool.js';
 import { UsageAccumulator } from '../../core/usage-accumulator.js';
@@ -25,14 +25,14 @@ import {
   type OptionRules,
 } from '../../core/validate-options.js';
 import { DurableRunError } from '../../errors/durable-run-error.js';
-import type { RunJournal } from '../run-journal.js';
+import { isRunJournal, type RunJournal } from '../run-journal.js';
 import type { RunKey } from '../run-key.js';
 import type { RunRecord } from '../run-record.js';
 import { Delivery } from './delivery.js';
 import { DurableRunParams, type RunReplay } from './durable-run-params.js';
 import { DurableRunState, type UncertainToolCallPolicy } from './durable-run-state.js';
 import { modelRoundInterceptor } from './model-round-interceptor.js';
-import { RecordedRun } from './recorded-run.js';
+import { RecordedRun, retryKey } from './recorded-run.js';
 import { checkStartable, resumeDecisions } from './run-request.js';
 import { RunWriter } from './run-writer.js';
 import { toolCallRecorder } from './tool-call-recorder.js';
@@ -76,17 +76,7 @@ const DEFAULTS = {
 
 const RULES: OptionRules<DurableRunAdvisorOptions> = {
   ...ADVISOR_IDENTITY_RULES,
-  journal: Rules.required(
-    Rules.custom(
-      'a RunJournal (append, read, delete)',
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        ['append', 'read', 'delete'].every(
-          (member) => typeof (value as Record<string, unknown>)[member] === 'function',
-        ),
-    ),
-  ),
+  journal: Rules.required(Rules.custom('a RunJournal (append, read, delete)', isRunJournal)),
   owner: Rules.nonEmptyString,
   replay: Rules.oneOf('undelivered', 'all'),
   uncertainToolCalls: Rules.oneOf('approve', 'fail'),
@@ -216,10 +206,12 @@ export class DurableRunAdvisor implements Advisor {
       name: 'run',
       data: { runId, resumed: recorded !== undefined, from: resumeAt },
     };
+    const retries = new Map(recorded?.retries);
     const body$ = defer(() => chain.next(request.withMessages(messages))).pipe(
       tap((chunk) => {
         if (chunk.type === 'usage') usage.add(chunk.usage);
-        if (chunk.type === 'finish') finish = chunk.reason;
+        else if (chunk.type === 'finish') finish = chunk.reason;
+        else if (chunk.type === 'retry') recordRetry(state, retries, chunk);
       }),
       map((chunk) => delivery.pass(chunk)),
       filter((chunk): chunk is ChatChunk => chunk !== undefined),
@@ -232,6 +224,22 @@ export class DurableRunAdvisor implements Advisor {
     ).pipe(ignoreElements());
     return concat(started$, of(announce), body$, ended$);
   }
+}
+
+/**
+ * Records a retry (a validation or evaluation advisor asking again) unless the journal has
+ * it: a replay passes the recorded ones again, each is matched once.
+ */
+function recordRetry(
+  state: DurableRunState,
+  recorded: Map<string, number>,
+  chunk: RetryChunk,
+): void {
+  const key = retryKey(chunk.attempt, chunk.reason);
+  const left = recorded.get(key) ?? 0;
+  if (left > 0) recorded.set(key, left - 1);
+  else
+    state.appendLater({ type: 'validation-retry', attempt: chunk.attempt, feedback: chunk.reason });
 }
 
 function stringParam(context: ReadonlyMap<string, unknown>, key: string): string | undefined {

@@ -3,6 +3,10 @@ import type { ToolApprovalDecision } from '../../core/tool.js';
 import { RunJournalError } from '../../errors/run-journal-error.js';
 import type { ModelRoundRecord, RunRecord, RunStartedRecord } from '../run-record.js';
 
+/** A retry (its attempt and feedback), as a Map key. @internal */
+export const retryKey = (attempt: number, feedback: string): string =>
+  `${attempt}\u0000${feedback}`;
+
 /** One tool call of one model round, as a Map key. */
 const callKey = (round: number, toolCallId: string): string => `${round}\u0000${toolCallId}`;
 
@@ -18,6 +22,8 @@ export class RecordedRun {
   readonly started: RunStartedRecord;
   /** The `model-round` records, in order. */
   readonly rounds: ModelRoundRecord[] = [];
+  /** The `validation-retry` records, by attempt and feedback (a count per pair). */
+  readonly retries = new Map<string, number>();
   /** Whether a `run-ended` record says the run completed. */
   readonly completed: boolean;
   /** The `delivered` count of the last record: what the caller had surely seen. */
@@ -62,6 +68,11 @@ export class RecordedRun {
             at: index,
           });
           break;
+        case 'validation-retry': {
+          const key = retryKey(record.attempt, record.feedback);
+          this.retries.set(key, (this.retries.get(key) ?? 0) + 1);
+          break;
+        }
         case 'run-ended':
           completed = record.outcome === 'completed';
           break;

@@ -1,0 +1,302 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createClient } from 'redis';
+import type { Observable } from 'rxjs';
+import { ChatClient, ToolCallingAdvisor, tool, type ChatChunk } from 'rx-advisors';
+import { DurableRunAdvisor, InMemoryRunJournal, type RunJournal } from 'rx-advisors/run';
+import { PostgresRunJournal } from 'rx-advisors/run/postgres';
+import { RedisRunJournal } from 'rx-advisors/run/redis';
+import { SqliteRunJournal } from 'rx-advisors/run/sqlite';
+import { postgresPlan, redisPlan } from '../../spec/support/servers/store-servers.js';
+import { BenchChatModel } from '../harness/bench-chat-model.js';
+import { roundOf, textChunks, toolRoundChunks, TOOL_NAME } from '../harness/chunks.js';
+import { textFixture } from '../harness/fixtures.js';
+import { collectGarbage, cpuClock, cpuNow } from '../harness/measure.js';
+import type { Report } from '../harness/report.js';
+import { quartiles } from '../harness/stats.js';
+import { quickConfig, type BenchConfig } from './config.js';
+
+/** Tool rounds of one measured run; the run makes one more model call (the answer). */
+const ROUNDS = 20;
+const ANSWER = textFixture(24);
+/** The answer of the per-chunk measurement: 1,000 deltas, no tools. */
+const LONG = textFixture(1000);
+
+/** A journal store, open; `close()` releases it and its server. */
+interface OpenJournal {
+  readonly journal: RunJournal;
+  close(): Promise<void>;
+}
+
+const STORES: readonly { name: string; label: string; open(): Promise<OpenJournal> }[] = [
+  {
+    name: 'in-memory',
+    label: 'InMemoryRunJournal',
+    open: () => Promise.resolve({ journal: new InMemoryRunJournal(), close: async () => {} }),
+  },
+  {
+    name: 'sqlite',
+    label:
+      'SqliteRunJournal, better-sqlite3, a file in the temp folder (WAL, synchronous = FULL: the defaults of path)',
+    open() {
+      const folder = mkdtempSync(join(tmpdir(), 'rx-runs-'));
+      const database = new Database(join(folder, 'runs.db'));
+      database.pragma('journal_mode = WAL');
+      return Promise.resolve({
+        journal: new SqliteRunJournal({ database }),
+        close: () => {
+          database.close();
+          rmSync(folder, { recursive: true, force: true });
+          return Promise.resolve();
+        },
+      });
+    },
+  },
+  {
+    // WAL with synchronous = NORMAL: a commit waits for no fsync (an OS crash or power loss
+    // may lose the last records; a process crash does not).
+    name: 'sqlite-normal',
+    label: 'SqliteRunJournal as above, PRAGMA synchronous = NORMAL',
+    open() {
+      const folder = mkdtempSync(join(tmpdir(), 'rx-runs-'));
+      const database = new Database(join(folder, 'runs.db'));
+      database.pragma('journal_mode = WAL');
+      database.pragma('synchronous = NORMAL');
+      return Promise.resolve({
+        journal: new SqliteRunJournal({ database }),
+        close: () => {
+          database.close();
+          rmSync(folder, { recursive: true, force: true });
+          return Promise.resolve();
+        },
+      });
+    },
+  },
+  {
+    name: 'redis',
+    label: 'RedisRunJournal, node-redis 5, redis-server on loopback',
+    async open() {
+      const plan = redisPlan();
+      if (!plan.available) throw new Error(`run journal bench: no Redis (${plan.reason})`);
+      const server = await plan.start();
+      const client = createClient({ url: server.url });
+      client.on('error', () => undefined);
+      await client.connect();
+      return {
+        journal: new RedisRunJournal({ client, keyPrefix: 'bench-runs:' }),
+        close: async () => {
+          await client.quit();
+          await server.dispose();
+        },
+      };
+    },
+  },
+  {
+    name: 'postgres',
+    label: 'PostgresRunJournal, pg Pool, PostgreSQL on loopback',
+    async open() {
+      const plan = postgresPlan();
+      if (!plan.available) throw new Error(`run journal bench: no PostgreSQL (${plan.reason})`);
+      const server = await plan.start();
+      const pool = new pg.Pool({ connectionString: server.url, max: 4 });
+      pool.on('error', () => undefined);
+      return {
+        journal: new PostgresRunJournal({ pool, tableName: 'bench_runs' }),
+        close: async () => {
+          await pool.end();
+          await server.dispose();
+        },
+      };
+    },
+  },
+];
+
+/** A client running a tool loop of `ROUNDS` rounds, with the durable run or without. */
+function loopClient(journal: RunJournal | undefined): ChatClient {
+  const model = new BenchChatModel({
+    script: (_call, request) => {
+      const round = roundOf(request);
+      return round <= ROUNDS ? toolRoundChunks(round) : textChunks(ANSWER);
+    },
+  });
+  const noop = tool({
+    name: TOOL_NAME,
+    description: 'Does nothing',
+    parameters: { type: 'object', properties: {} },
+    idempotent: true,
+    execute: () => 'ok',
+  });
+  return ChatClient.builder(model)
+    .defaultAdvisors(
+      ...(journal === undefined ? [] : [new DurableRunAdvisor({ journal, owner: 'bench' })]),
+      new ToolCallingAdvisor({ maxRounds: ROUNDS + 2 }),
+    )
+    .defaultTools(noop)
+    .build();
+}
+
+let runs = 0;
+
+/** One call to its end; fails unless it answered `expected`. */
+function answered(chunks$: Observable<ChatChunk>, expected: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    chunks$.subscribe({
+      next: (chunk) => {
+        if (chunk.type === 'text-delta') text += chunk.text;
+      },
+      error: reject,
+      complete: () => {
+        if (text !== expected)
+          reject(new Error(`run journal bench: answered ${text.slice(0, 40)}`));
+        else resolve();
+      },
+    });
+  });
+}
+
+/** Calls per sample, so that a sample is long enough for the schedstat clock. */
+const BATCH = 20;
+
+/**
+ * µs of main-thread CPU time per call, over a batch of calls. CPU time, not the wall
+ * clock: the bench machine is shared, and what a run costs this process is what it runs
+ * itself; the time spent waiting for a server or a disk is not in it (see the appends).
+ */
+async function timed(call: () => Promise<void>): Promise<number> {
+  const start = cpuNow();
+  for (let i = 0; i < BATCH; i++) await call();
+  return ((cpuNow() - start) * 1000) / BATCH;
+}
+
+/** A journal that counts its appends (each one round trip for Redis and PostgreSQL). */
+function counting(journal: RunJournal): { journal: RunJournal; appends: () => number } {
+  let appends = 0;
+  return {
+    journal: {
+      append: (key, records, expected) => {
+        appends++;
+        return journal.append(key, records, expected);
+      },
+      read: (key) => journal.read(key),
+      delete: (key) => journal.delete(key),
+    },
+    appends: () => appends,
+  };
+}
+
+const call = (client: ChatClient, durable: boolean, question: string): Observable<ChatChunk> => {
+  const prompt = client.prompt(question);
+  return (durable ? prompt.advisorParams({ runId: `run-${++runs}` }) : prompt).stream().chunks();
+};
+
+/**
+ * Paired samples: each pair runs the call without, then with, the durable run (same
+ * process state, interleaved), and keeps the difference per unit of work.
+ */
+async function pairedOverhead(
+  off: () => Promise<number>,
+  on: () => Promise<number>,
+  units: number,
+  pairs: number,
+): Promise<{ off: number[]; on: number[]; overhead: number[] }> {
+  for (let i = 0; i < 3; i++) {
+    await off();
+    await on();
+  }
+  const result = { off: [] as number[], on: [] as number[], overhead: [] as number[] };
+  for (let i = 0; i < pairs; i++) {
+    collectGarbage();
+    const a = (await off()) / units;
+    const b = (await on()) / units;
+    result.off.push(a);
+    result.on.push(b);
+    result.overhead.push(b - a);
+  }
+  return result;
+}
+
+/**
+ * Durable runs' cost (`npm run bench -- --only=RUN`): for each journal store, a tool loop of
+ * 20 idempotent tool rounds plus an answer, without and with `DurableRunAdvisor`, in pairs:
+ * µs of main-thread CPU time per model round (the run's / 21), and the difference: the
+ * journal's overhead per round (a model-round and a tool-outcome record, two appends,
+ * counted). Then, in
+ * memory, a 1,000-delta answer without tools, without and with the advisor: ns per chunk.
+ * Redis and PostgreSQL are the servers of spec/support/servers.
+ */
+export async function runRunJournal(config: BenchConfig, report: Report): Promise<void> {
+  const quick = config === quickConfig;
+  const pairs = quick ? 3 : 15;
+  const trips: string[] = [];
+  const roundsPerRun = ROUNDS + 1;
+  for (const store of STORES) {
+    const open = await store.open();
+    try {
+      const plain = loopClient(undefined);
+      const counted = counting(open.journal);
+      const durable = loopClient(counted.journal);
+      const { off, on, overhead } = await pairedOverhead(
+        () => timed(() => answered(call(plain, false, 'Go.'), ANSWER.text)),
+        () => timed(() => answered(call(durable, true, 'Go.'), ANSWER.text)),
+        roundsPerRun,
+        pairs,
+      );
+      const before = counted.appends();
+      await answered(call(durable, true, 'Go.'), ANSWER.text);
+      trips.push(`${store.name} ${((counted.appends() - before) / roundsPerRun).toFixed(2)}`);
+      const params = { journal: store.name, rounds: roundsPerRun };
+      for (const [mode, values] of [
+        ['off', off],
+        ['on', on],
+        ['overhead', overhead],
+      ] as const) {
+        report.addRow({
+          workload: 'RUN',
+          params: { ...params, durable: mode },
+          framework: 'rx-advisors',
+          metric: 'us-per-round',
+          ...quartiles(values),
+        });
+      }
+    } finally {
+      await open.close();
+    }
+  }
+  // Per chunk: the advisor's counter on every chunk (in memory: the store is not involved).
+  const journal = new InMemoryRunJournal();
+  const answer = (client: ChatClient, durable: boolean) =>
+    timed(() => answered(call(client, durable, 'Long answer.'), LONG.text));
+  const textOnly = (withJournal: boolean) =>
+    ChatClient.builder(new BenchChatModel({ script: () => textChunks(LONG) }))
+      .defaultAdvisors(...(withJournal ? [new DurableRunAdvisor({ journal, owner: 'bench' })] : []))
+      .build();
+  const plain = textOnly(false);
+  const durable = textOnly(true);
+  const chunks = textChunks(LONG).length;
+  const { off, on, overhead } = await pairedOverhead(
+    () => answer(plain, false),
+    () => answer(durable, true),
+    chunks / 1000,
+    pairs,
+  );
+  for (const [mode, values] of [
+    ['off', off],
+    ['on', on],
+    ['overhead', overhead],
+  ] as const) {
+    report.addRow({
+      workload: 'RUN',
+      params: { journal: 'in-memory', chunks, durable: mode },
+      framework: 'rx-advisors',
+      metric: 'ns-per-chunk',
+      ...quartiles(values),
+    });
+  }
+  report.note(
+    `RUN journals: ${STORES.map((s) => `${s.name} = ${s.label}`).join('; ')}; durable off = no DurableRunAdvisor in the chain; timed by ${cpuClock}; journal appends (one round trip each for Redis and PostgreSQL) per model round: ${trips.join(', ')}`,
+  );
+}

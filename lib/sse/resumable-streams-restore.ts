@@ -1,0 +1,187 @@
+import {
+  catchError,
+  concat,
+  defer,
+  EMPTY,
+  filter,
+  map,
+  of,
+  tap,
+  throwError,
+  type Observable,
+} from 'rxjs';
+import type { ChatChunk } from '../core/chat-chunk.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { ResumableStreamError } from '../errors/resumable-stream-error.js';
+import type { SseEncoder } from './encoder/sse-encoder.js';
+import type {
+  MaybePromise,
+  ResumableStreamKey,
+  ResumableStreamStore,
+} from './resumable-stream-store.js';
+import type { ServerSentEventsOptions } from './server-sent-events-options.js';
+import { RESUME_FAILED } from './run-resumable-stream.js';
+import { toServerSentEvents, withHeartbeat } from './to-server-sent-events.js';
+
+/**
+ * What lets `ResumableStreams` rebuild a stream its store no longer has (a server restart
+ * lost the in-memory store; the process that ran the stream is gone): the `restore` option.
+ * Its event ids then carry a cursor after the sequence number (`id: 42.318`): a position in
+ * the stream that does not depend on how the lost process cut it into chunks, so a restored
+ * stream can start exactly after the client's last event. `durableRunRestorer` from
+ * `rx-advisors/run` is the implementation for durable runs (the cursor counts the run's
+ * delivery units; the rest is resumed from the run journal).
+ *
+ * @example
+ * ```ts partial
+ * import type { ResumableStreamRestorer } from 'rx-advisors/sse';
+ * const restorer: ResumableStreamRestorer = {
+ *   eventCursor: () => {
+ *     let sent = 0;
+ *     return () => String(++sent);
+ *   },
+ *   restore: ({ owner, streamId }, cursor) => replayFrom(owner, streamId, Number(cursor ?? 0)),
+ * };
+ * ```
+ */
+export interface ResumableStreamRestorer {
+  /**
+   * The cursor of one stream, called once per stream: a function from each chunk to the
+   * cursor after it (1 to 64 of `A-Z a-z 0-9 _ -`), written into the ids of the chunk's events.
+   */
+  eventCursor(): (chunk: ChatChunk) => string;
+  /**
+   * The rest of a stream the store does not have (or has in another incarnation than the
+   * client's), after the client's cursor.
+   * @param key The owner (from your authentication, never from the client) and the stream id.
+   * @param cursor The cursor of the client's last event (untrusted: validate it), or
+   *   `undefined` when the client sent no `Last-Event-ID` (send everything).
+   * @returns The chunks to send (they are kept under `key` as a new stream), or `undefined`
+   *   when there is nothing to restore (the client gets what an unknown stream gets).
+   */
+  restore(
+    key: ResumableStreamKey,
+    cursor: string | undefined,
+  ): MaybePromise<Observable<ChatChunk> | undefined>;
+}
+
+const CURSOR = /^[\w-]{1,64}$/;
+const EVENT_ID = /^(\d{1,15})(?:\.([\w-]{1,64}))?$/;
+
+/**
+ * A `Last-Event-ID`: the sequence number the store reads after, and the cursor when the id
+ * has one; `undefined` when it is not an id of ours. No id at all is `{ seq: 0 }`.
+ * @internal
+ */
+export function parseEventId(
+  value: string | number | null | undefined,
+): { seq: number; cursor?: string; id: string } | undefined {
+  if (value === undefined || value === null || value === '') return { seq: 0, id: '' };
+  const text = String(value);
+  const match = EVENT_ID.exec(text);
+  if (match === null) return undefined;
+  const seq = Number(match[1]);
+  return match[2] === undefined ? { seq, id: text } : { seq, cursor: match[2], id: text };
+}
+
+/**
+ * Rejects a `restore` option that is not a {@link ResumableStreamRestorer}.
+ * @internal
+ */
+export function checkRestorer(value: unknown): ResumableStreamRestorer | undefined {
+  if (value === undefined) return undefined;
+  const members = value as Record<string, unknown> | null;
+  if (typeof members?.['eventCursor'] === 'function' && typeof members['restore'] === 'function') {
+    return value as ResumableStreamRestorer;
+  }
+  throw new InvalidOptionsError({
+    option: 'restore',
+    value,
+    expected: 'a ResumableStreamRestorer ({ eventCursor, restore }), e.g. durableRunRestorer()',
+  });
+}
+
+/**
+ * A stream's frames with the restorer's cursor in every event id (`id: 7` → `id: 7.318`).
+ * The cursor of a chunk is taken before it is encoded, and encoding is synchronous, so each
+ * frame gets the cursor of the chunk it came from (the closing frames: the last one's).
+ * @internal
+ */
+export function framesWithCursors(
+  chunks$: Observable<ChatChunk>,
+  options: ServerSentEventsOptions,
+  restorer: ResumableStreamRestorer,
+): Observable<string> {
+  return defer(() => {
+    const cursorOf = restorer.eventCursor();
+    let suffix = '';
+    return chunks$.pipe(
+      tap((chunk) => {
+        const cursor = cursorOf(chunk);
+        suffix = CURSOR.test(cursor) ? `.${cursor}` : '';
+      }),
+      toServerSentEvents({ ...options, heartbeat: false }),
+      map((frame) => {
+        if (suffix === '' || !frame.startsWith('id: ')) return frame;
+        const end = frame.indexOf('\n');
+        return `${frame.slice(0, end)}${suffix}${frame.slice(end)}`;
+      }),
+    );
+  });
+}
+
+/** Thrown inside a read whose first frame is not the client's last event (never leaves it). */
+const OTHER_INCARNATION = new Error('The stream is another incarnation than the client read.');
+
+/**
+ * The frames of a kept stream after the client's last event `id` (sequence number `seq`),
+ * checked: the read starts one frame earlier and that frame must carry exactly `id`. A
+ * stream restored since the client's last event numbers its events anew, so a sequence
+ * number alone could point into the wrong incarnation; when the frame differs (or the
+ * store never sent that many), `restored$` answers instead.
+ *
+ * ```
+ * stored:   -x-b-c|      x: event 4 of another incarnation (the client's id is 4.10)
+ * restored:  -r-b|
+ * result:   --r-b|
+ * ```
+ * @internal
+ */
+export function checkedStoredFrames(
+  store: ResumableStreamStore,
+  key: ResumableStreamKey,
+  encoder: SseEncoder,
+  last: { seq: number; id: string },
+  heartbeat: number | false,
+  restored$: Observable<string>,
+): Observable<string> {
+  return defer(() => {
+    let checked = false;
+    const read$ = store.read(key, last.seq - 1).pipe(
+      filter((frame) => {
+        if (checked) return true;
+        checked = true;
+        if (frame.startsWith(`id: ${last.id}\n`)) return false;
+        throw OTHER_INCARNATION;
+      }),
+    );
+    // A finished stream that never reached the client's event is another incarnation too.
+    const unchecked$ = defer(() => (checked ? EMPTY : throwError(() => OTHER_INCARNATION)));
+    return concat(read$, unchecked$).pipe(withHeartbeat(heartbeat));
+  }).pipe(
+    catchError((error: unknown) => {
+      if (
+        error === OTHER_INCARNATION ||
+        (ResumableStreamError.isInstance(error) && error.reason === 'ahead')
+      ) {
+        return restored$;
+      }
+      return throwError(() => error);
+    }),
+    catchError((error: unknown) =>
+      of(
+        encoder.resumeError(ResumableStreamError.isInstance(error) ? error.message : RESUME_FAILED),
+      ),
+    ),
+  );
+}
