@@ -100,7 +100,23 @@ function variants(): Record<string, Variant> {
   };
 }
 
+/** `POLLUTE=1`: first run the bench suite's telemetry set-ups (5 pass-throughs, sync tool), as `npm run bench` does before the user rows. */
+async function pollute(): Promise<void> {
+  const sdk = telemetrySdk();
+  const passThroughs = await import('./adapters/rx-advisors.js');
+  const w1 = textChunks(textFixture(1000));
+  const client = ChatClient.builder(new BenchChatModel({ script: () => w1 }))
+    .defaultAdvisors(otel(sdk), ...passThroughs.passThroughAdvisors(5))
+    .build();
+  const w2 = drained(sdk, loop([otel(sdk)], false));
+  for (let i = 0; i < 300; i++) {
+    await collectText(client.prompt('Hi').stream().content());
+    await w2();
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.env['POLLUTE'] === '1') await pollute();
   const all = variants();
   const names = only === undefined ? Object.keys(all) : [only];
   const samples = new Map<string, number[]>(names.map((name) => [name, []]));
