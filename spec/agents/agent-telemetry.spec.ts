@@ -61,7 +61,7 @@ function expectOneTrace(otel: TelemetryHarness): void {
   expect(new Set(otel.spans.map((span) => span.spanContext().traceId)).size).toBe(1);
 }
 
-function suite(contextManager: boolean): void {
+function suite(): void {
   let otel: TelemetryHarness;
   let tracker: OpenSpanTracker;
   beforeEach(() => {
@@ -162,9 +162,9 @@ function suite(contextManager: boolean): void {
 
 describe('agent telemetry, with the AsyncLocalStorage context manager', () => {
   useAsyncLocalStorageContext();
-  suite(true);
+  suite();
 });
 
 describe('agent telemetry, with no context manager (the parent span is found through the call tree)', () => {
-  suite(false);
+  suite();
 });
