@@ -115,7 +115,46 @@ async function pollute(): Promise<void> {
   }
 }
 
+/**
+ * `GC=1` with one variant: the garbage collections of 2,000 runs (after 500 warm-up runs),
+ * per run: minor (scavenge) and major (mark-compact) counts and their time.
+ */
+async function gcStats(
+  run: () => Promise<unknown>,
+  unitsPerRun: number,
+  unit: string,
+): Promise<void> {
+  const { PerformanceObserver, constants } = await import('node:perf_hooks');
+  for (let i = 0; i < 500; i++) await run();
+  const seen = { minor: 0, major: 0, ms: 0 };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MINOR) seen.minor++;
+      else seen.major++;
+      seen.ms += entry.duration;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const runs = 2000;
+  const start = processCpuNow();
+  for (let i = 0; i < runs; i++) await run();
+  const cpu = processCpuNow() - start;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  observer.disconnect();
+  const per = (value: number): string => ((value / runs) * unitsPerRun).toFixed(3);
+  console.log(
+    `per ${unit}: minor GCs ${per(seen.minor)}, major GCs ${per(seen.major)}, GC ${per(seen.ms * 1000)} µs of ${per(cpu * 1000)} µs CPU`,
+  );
+}
+
 async function main(): Promise<void> {
+  if (process.env['GC'] === '1' && only !== undefined) {
+    const [run, scale, unit] = variants()[only];
+    // scale turns one run's ms into the unit; per unit = per run × scale / 1000 (ms → µs/ns).
+    await gcStats(run, scale / 1000, unit.split('/')[1] ?? unit);
+    return;
+  }
   if (process.env['POLLUTE'] === '1') await pollute();
   const all = variants();
   const names = only === undefined ? Object.keys(all) : [only];
@@ -132,6 +171,8 @@ async function main(): Promise<void> {
     for (const name of names) {
       const [run, scale] = all[name];
       const size = batch.get(name)!;
+      // FORCE_GC=1 (with --expose-gc): a full collection before each batch, as npm run bench does.
+      if (process.env['FORCE_GC'] === '1') (globalThis as { gc?: () => void }).gc?.();
       const start = processCpuNow();
       for (let k = 0; k < size; k++) await run();
       if (i >= 10) samples.get(name)!.push(((processCpuNow() - start) * scale) / size);

@@ -55,7 +55,16 @@ export function telemetrySdk(): TelemetrySdk {
 export function userTelemetrySdk(): TelemetrySdk {
   const spans = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({
-    spanProcessors: [new BatchSpanProcessor(spans)],
+    // BENCH_OTEL_BATCH=n (an experiment of docs/performance.md): export every n spans
+    // instead of the default 512, so fewer ended spans wait in the processor's buffer.
+    spanProcessors: [
+      new BatchSpanProcessor(
+        spans,
+        process.env['BENCH_OTEL_BATCH'] === undefined
+          ? {}
+          : { maxExportBatchSize: Number(process.env['BENCH_OTEL_BATCH']) },
+      ),
+    ],
   });
   const meterProvider = new MeterProvider({
     readers: [
