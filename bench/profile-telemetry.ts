@@ -1,23 +1,43 @@
-// Telemetry cost per tool round, by hand (`npm run bench -- --only=OTEL` is the reported
-// number): W2 (20 rounds) with telemetry off, with the SDK on, and the SDK floor — the same
-// spans and metric records made directly on the SDK, no rx-advisors — interleaved, wall-clock
-// per round, min / median over the samples. Profile the `on` variant alone with
-//   npm run build && TSX_TSCONFIG_PATH=bench/tsconfig.bench.json node --cpu-prof \
-//     --cpu-prof-dir=bench/profiles --import tsx bench/profile-telemetry.ts on
+// Telemetry cost by hand (`npm run bench -- --only=OTEL` is the reported number),
+// interleaved, process CPU time per batch, min / median over the samples.
+//   suite `bench` (default): W2 (20 rounds, sync tool) off / on / floor, the bench's SDK.
+//   suite `user`: the plain user's set-up of issue 32 (userTelemetrySdk: SDK defaults,
+//     metrics on): W2 with the async zod tool (ROUNDS, default 20) off / on / floor, and
+//     W1 with no advisor (N chunks, default 10,000) off / on.
+// Run (after `npm run build`):
+//   TSX_TSCONFIG_PATH=bench/tsconfig.bench.json node --import tsx bench/profile-telemetry.ts user
+// Profile one variant alone: add `--cpu-prof --cpu-prof-dir=bench/profiles` and the
+// variant's name as the second argument (`user w2-on`).
 import { ChatClient, ToolCallingAdvisor, type Advisor } from 'rx-advisors';
 import { OpenTelemetryAdvisor } from 'rx-advisors/otel';
-import { collectText, noopTool } from './adapters/rx-advisors.js';
+import { asyncNoopTool, collectText, noopTool } from './adapters/rx-advisors.js';
 import { BenchChatModel } from './harness/bench-chat-model.js';
 import { roundOf, textChunks, toolRoundChunks } from './harness/chunks.js';
 import { textFixture } from './harness/fixtures.js';
-const now = (): number => performance.now();
-import { sdkFloorRound, telemetrySdk } from './workloads/telemetry-sdk.js';
+import { processCpuNow } from './harness/measure.js';
+import {
+  sdkFloorRound,
+  telemetrySdk,
+  userTelemetrySdk,
+  type TelemetrySdk,
+} from './workloads/telemetry-sdk.js';
 
-const ROUNDS = 20;
+const suite = process.argv[2] ?? 'bench';
+const only = process.argv[3];
+const ROUNDS = Number(process.env['ROUNDS'] ?? 20);
+const N = Number(process.env['N'] ?? 10_000);
+const KEEP = process.env['BENCH_OTEL_KEEP_SPANS'] === '1';
 const fixture = textFixture(20);
 const chunks = textChunks(fixture);
 
-function loop(advisors: Advisor[]): () => Promise<string> {
+function otel(sdk: TelemetrySdk): Advisor {
+  return new OpenTelemetryAdvisor({
+    tracerProvider: sdk.tracerProvider,
+    meterProvider: sdk.meterProvider,
+  });
+}
+
+function loop(advisors: Advisor[], async: boolean): () => Promise<string> {
   const client = ChatClient.builder(
     new BenchChatModel({
       script: (_call, request) => {
@@ -27,50 +47,142 @@ function loop(advisors: Advisor[]): () => Promise<string> {
     }),
   )
     .defaultAdvisors(...advisors, new ToolCallingAdvisor({ maxRounds: ROUNDS + 1 }))
-    .defaultTools(noopTool)
+    .defaultTools(async ? asyncNoopTool : noopTool)
     .build();
   return () => collectText(client.prompt('Hi').stream().content());
 }
 
-async function main(): Promise<void> {
-  const only = process.argv[2];
+function stream(advisors: Advisor[]): () => Promise<string> {
+  const w1 = textChunks(textFixture(N));
+  const client = ChatClient.builder(new BenchChatModel({ script: () => w1 }))
+    .defaultAdvisors(...advisors)
+    .build();
+  return () => collectText(client.prompt('Hi').stream().content());
+}
+
+const drained = (sdk: TelemetrySdk, run: () => Promise<unknown>) => async (): Promise<unknown> => {
+  const result = await run();
+  if (!KEEP) sdk.spans.reset();
+  return result;
+};
+
+function floor(sdk: TelemetrySdk): () => Promise<unknown> {
+  return () => {
+    for (let round = 1; round <= ROUNDS; round++) sdkFloorRound(sdk, round);
+    sdkFloorRound(sdk, ROUNDS + 1, false);
+    if (!KEEP) sdk.spans.reset();
+    return Promise.resolve();
+  };
+}
+
+/** name → [run, scale of one run's ms into the reported unit, unit]. */
+type Variant = [() => Promise<unknown>, number, string];
+
+function variants(): Record<string, Variant> {
+  if (suite === 'user') {
+    const sdk = userTelemetrySdk();
+    const floorSdk = userTelemetrySdk();
+    const streamSdk = userTelemetrySdk();
+    return {
+      'w2-off': [loop([], true), 1e3 / ROUNDS, 'µs/round'],
+      'w2-on': [drained(sdk, loop([otel(sdk)], true)), 1e3 / ROUNDS, 'µs/round'],
+      'w2-floor': [floor(floorSdk), 1e3 / ROUNDS, 'µs/round'],
+      'w1-off': [stream([]), 1e6 / N, 'ns/chunk'],
+      'w1-on': [drained(streamSdk, stream([otel(streamSdk)])), 1e6 / N, 'ns/chunk'],
+    };
+  }
   const sdk = telemetrySdk();
   const floorSdk = telemetrySdk();
-  const variants: Record<string, () => Promise<unknown>> = {
-    off: loop([]),
-    on: async () => {
-      const text = await onLoop();
-      sdk.spans.reset();
-      return text;
-    },
-    floor: () => {
-      for (let round = 1; round <= ROUNDS; round++) sdkFloorRound(floorSdk, round);
-      sdkFloorRound(floorSdk, ROUNDS + 1, false);
-      floorSdk.spans.reset();
-      return Promise.resolve();
-    },
+  return {
+    off: [loop([], false), 1e3 / ROUNDS, 'µs/round'],
+    on: [drained(sdk, loop([otel(sdk)], false)), 1e3 / ROUNDS, 'µs/round'],
+    floor: [floor(floorSdk), 1e3 / ROUNDS, 'µs/round'],
   };
-  const onLoop = loop([
-    new OpenTelemetryAdvisor({
-      tracerProvider: sdk.tracerProvider,
-      meterProvider: sdk.meterProvider,
-    }),
-  ]);
-  const names = only === undefined ? Object.keys(variants) : [only];
+}
+
+/** `POLLUTE=1`: first run the bench suite's telemetry set-ups (5 pass-throughs, sync tool), as `npm run bench` does before the user rows. */
+async function pollute(): Promise<void> {
+  const sdk = telemetrySdk();
+  const passThroughs = await import('./adapters/rx-advisors.js');
+  const w1 = textChunks(textFixture(1000));
+  const client = ChatClient.builder(new BenchChatModel({ script: () => w1 }))
+    .defaultAdvisors(otel(sdk), ...passThroughs.passThroughAdvisors(5))
+    .build();
+  const w2 = drained(sdk, loop([otel(sdk)], false));
+  for (let i = 0; i < 300; i++) {
+    await collectText(client.prompt('Hi').stream().content());
+    await w2();
+  }
+}
+
+/**
+ * `GC=1` with one variant: the garbage collections of 2,000 runs (after 500 warm-up runs),
+ * per run: minor (scavenge) and major (mark-compact) counts and their time.
+ */
+async function gcStats(
+  run: () => Promise<unknown>,
+  unitsPerRun: number,
+  unit: string,
+): Promise<void> {
+  const { PerformanceObserver, constants } = await import('node:perf_hooks');
+  for (let i = 0; i < 500; i++) await run();
+  const seen = { minor: 0, major: 0, ms: 0 };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MINOR) seen.minor++;
+      else seen.major++;
+      seen.ms += entry.duration;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const runs = 2000;
+  const start = processCpuNow();
+  for (let i = 0; i < runs; i++) await run();
+  const cpu = processCpuNow() - start;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  observer.disconnect();
+  const per = (value: number): string => ((value / runs) * unitsPerRun).toFixed(3);
+  console.log(
+    `per ${unit}: minor GCs ${per(seen.minor)}, major GCs ${per(seen.major)}, GC ${per(seen.ms * 1000)} µs of ${per(cpu * 1000)} µs CPU`,
+  );
+}
+
+async function main(): Promise<void> {
+  if (process.env['GC'] === '1' && only !== undefined) {
+    const [run, scale, unit] = variants()[only];
+    // scale turns one run's ms into the unit; per unit = per run × scale / 1000 (ms → µs/ns).
+    await gcStats(run, scale / 1000, unit.split('/')[1] ?? unit);
+    return;
+  }
+  if (process.env['POLLUTE'] === '1') await pollute();
+  const all = variants();
+  const names = only === undefined ? Object.keys(all) : [only];
   const samples = new Map<string, number[]>(names.map((name) => [name, []]));
-  for (let i = 0; i < 400; i++) {
+  const batch = new Map<string, number>();
+  for (const name of names) {
+    const [run] = all[name];
+    const start = processCpuNow();
+    for (let k = 0; k < 20; k++) await run();
+    batch.set(name, Math.max(1, Math.ceil((40 * 20) / (processCpuNow() - start + 1e-3))));
+  }
+  const total = Number(process.env['SAMPLES'] ?? 40);
+  for (let i = 0; i < total + 10; i++) {
     for (const name of names) {
-      const run = variants[name];
-      const start = now();
-      for (let k = 0; k < 10; k++) await run();
-      if (i >= 100) samples.get(name)!.push(((now() - start) * 1e3) / 10 / ROUNDS);
+      const [run, scale] = all[name];
+      const size = batch.get(name)!;
+      // FORCE_GC=1 (with --expose-gc): a full collection before each batch, as npm run bench does.
+      if (process.env['FORCE_GC'] === '1') (globalThis as { gc?: () => void }).gc?.();
+      const start = processCpuNow();
+      for (let k = 0; k < size; k++) await run();
+      if (i >= 10) samples.get(name)!.push(((processCpuNow() - start) * scale) / size);
     }
   }
   for (const [name, list] of samples) {
     list.sort((a, b) => a - b);
     const at = (q: number): string => list[Math.floor(q * (list.length - 1))].toFixed(2);
     console.log(
-      `${name.padEnd(6)} µs per round: min ${at(0)} p25 ${at(0.25)} median ${at(0.5)} p75 ${at(0.75)}`,
+      `${name.padEnd(9)} ${all[name][2]}: min ${at(0)} p25 ${at(0.25)} median ${at(0.5)} p75 ${at(0.75)}`,
     );
   }
 }

@@ -43,6 +43,39 @@ export function telemetrySdk(): TelemetrySdk {
   return { spans, tracerProvider, meterProvider };
 }
 
+/**
+ * The SDK as a plain user sets it up (issue 32): a `BasicTracerProvider` with a
+ * `BatchSpanProcessor` over an `InMemorySpanExporter`, and a `MeterProvider` whose
+ * `PeriodicExportingMetricReader` keeps its default interval (60 s: nothing is exported
+ * during a run); every other setting the SDK's default. The exporter is drained after
+ * every run, as in {@link telemetrySdk}, unless `BENCH_OTEL_KEEP_SPANS=1` (a user's
+ * exporter that keeps every span: memory and garbage-collection time grow with the run).
+ * @returns The providers and the span exporter.
+ */
+export function userTelemetrySdk(): TelemetrySdk {
+  const spans = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({
+    // BENCH_OTEL_BATCH=n (an experiment of docs/performance.md): export every n spans
+    // instead of the default 512, so fewer ended spans wait in the processor's buffer.
+    spanProcessors: [
+      new BatchSpanProcessor(
+        spans,
+        process.env['BENCH_OTEL_BATCH'] === undefined
+          ? {}
+          : { maxExportBatchSize: Number(process.env['BENCH_OTEL_BATCH']) },
+      ),
+    ],
+  });
+  const meterProvider = new MeterProvider({
+    readers: [
+      new PeriodicExportingMetricReader({
+        exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
+      }),
+    ],
+  });
+  return { spans, tracerProvider, meterProvider };
+}
+
 const floors = new WeakMap<TelemetrySdk, ReturnType<typeof instruments>>();
 
 function instruments(sdk: TelemetrySdk) {

@@ -1,6 +1,11 @@
 import { ChatClient, ToolCallingAdvisor, type Advisor } from 'rx-advisors';
 import { OpenTelemetryAdvisor } from 'rx-advisors/otel';
-import { collectText, noopTool, passThroughAdvisors } from '../adapters/rx-advisors.js';
+import {
+  asyncNoopTool,
+  collectText,
+  noopTool,
+  passThroughAdvisors,
+} from '../adapters/rx-advisors.js';
 import { BenchChatModel } from '../harness/bench-chat-model.js';
 import { roundOf, textChunks, toolRoundChunks } from '../harness/chunks.js';
 import { textFixture } from '../harness/fixtures.js';
@@ -9,13 +14,34 @@ import { quartiles } from '../harness/stats.js';
 import type { Report } from '../harness/report.js';
 import type { BenchAdapter, TextFixture } from '../harness/types.js';
 import type { BenchConfig } from './config.js';
-import { sdkFloorRound, telemetrySdk } from './telemetry-sdk.js';
+import {
+  sdkFloorRound,
+  telemetrySdk,
+  userTelemetrySdk,
+  type TelemetrySdk,
+} from './telemetry-sdk.js';
 
 type Telemetry = 'off' | 'noop' | 'on';
 
+/** The plain user's set-up of issue 32: SDK defaults (`userTelemetrySdk`), metrics on. */
+interface UserSetUp {
+  /** Pass-through advisors of W1 (the user's W1 has none). */
+  readonly advisors: number;
+  /** The async zod tool of W2 instead of the synchronous one. */
+  readonly asyncTool: boolean;
+}
+
+const USER: UserSetUp = { advisors: 0, asyncTool: true };
+
 /** W1 and W2 of rx-advisors, as three variants: no telemetry, the API's no-op, the SDK. */
-function variant(telemetry: Telemetry, fixture: TextFixture, rounds: number): BenchAdapter {
-  const otel = telemetrySdk();
+function variant(
+  telemetry: Telemetry,
+  fixture: TextFixture,
+  rounds: number,
+  setUp: UserSetUp | undefined = undefined,
+): BenchAdapter {
+  const otel = setUp === undefined ? telemetrySdk() : userTelemetrySdk();
+  const passThroughs = setUp?.advisors ?? 5;
   const advisors = (): Advisor[] => {
     if (telemetry === 'off') return [];
     if (telemetry === 'noop') return [new OpenTelemetryAdvisor()];
@@ -28,7 +54,7 @@ function variant(telemetry: Telemetry, fixture: TextFixture, rounds: number): Be
   };
   const chunks = textChunks(fixture);
   const stream = ChatClient.builder(new BenchChatModel({ script: () => chunks }))
-    .defaultAdvisors(...advisors(), ...passThroughAdvisors(5))
+    .defaultAdvisors(...advisors(), ...passThroughAdvisors(passThroughs))
     .build();
   const loop = ChatClient.builder(
     new BenchChatModel({
@@ -39,7 +65,7 @@ function variant(telemetry: Telemetry, fixture: TextFixture, rounds: number): Be
     }),
   )
     .defaultAdvisors(...advisors(), new ToolCallingAdvisor({ maxRounds: rounds + 1 }))
-    .defaultTools(noopTool)
+    .defaultTools(setUp?.asyncTool === true ? asyncNoopTool : noopTool)
     .build();
   const drained = async (text: Promise<string>): Promise<string> => {
     const result = await text;
@@ -64,8 +90,7 @@ function variant(telemetry: Telemetry, fixture: TextFixture, rounds: number): Be
  * on the SDK with no rx-advisors and no stream. The floor under the `on` row: on − off −
  * floor is the advisor's own cost.
  */
-function sdkFloor(rounds: number, text: string): BenchAdapter {
-  const otel = telemetrySdk();
+function sdkFloor(rounds: number, text: string, otel: TelemetrySdk = telemetrySdk()): BenchAdapter {
   const tracer = otel.tracerProvider.getTracer('bench-floor');
   const roundsRecord = otel.meterProvider.getMeter('bench-floor').createHistogram('rounds');
   const call = (): string => {
@@ -131,9 +156,60 @@ export async function runTelemetry(config: BenchConfig, report: Report): Promise
   );
   for (const [telemetry, adapter] of loops)
     add(report, 'W2', { rounds, telemetry }, 'us-per-round', w2.get(adapter));
+  await runUserSetUp(config, report);
   report.note(
-    "W1/W2 telemetry: off = no OpenTelemetryAdvisor; noop = OpenTelemetryAdvisor over the API without an SDK; on = the SDK with in-memory exporters; sdk-floor = the same spans and metric records made on the SDK directly (on − off − sdk-floor = the advisor's own cost)",
+    "W1/W2 telemetry: off = no OpenTelemetryAdvisor; noop = OpenTelemetryAdvisor over the API without an SDK; on = the SDK with in-memory exporters; sdk-floor = the same spans and metric records made on the SDK directly (on − off − sdk-floor = the advisor's own cost); sdk=user: issue 32's plain set-up (SDK defaults, metrics on, W1 with no advisor, W2 with the async zod tool)",
   );
+}
+
+/**
+ * Issue 32's outside benchmark, reproduced (rows with `sdk: 'user'`): the SDK with its
+ * defaults (`userTelemetrySdk`), W1 with no advisor at n = 1,000 and 10,000 (off / on), W2
+ * with the async zod tool at every `w2Rounds` (off / on / the SDK floor on the same set-up).
+ */
+async function runUserSetUp(config: BenchConfig, report: Report): Promise<void> {
+  for (const n of [1_000, ...config.w1Sizes.filter((size) => size <= 10_000)]) {
+    const fixture = textFixture(n);
+    const streams = (['off', 'on'] as const).map((t) => [t, variant(t, fixture, 1, USER)] as const);
+    const w1 = await interleaveTimed(
+      streams.map(([, adapter]) => adapter),
+      () => config.w1Plan(n),
+      (adapter) => adapter.stream(fixture, 0),
+      (adapter, text) => checkText(adapter, `W1 user telemetry n=${n}`, text, fixture.text),
+      1e6 / n,
+    );
+    for (const [telemetry, adapter] of streams)
+      add(
+        report,
+        'W1',
+        { n, advisors: 0, telemetry, sdk: 'user' },
+        'ns-per-chunk',
+        w1.get(adapter),
+      );
+  }
+  const loopFixture = textFixture(20);
+  for (const rounds of config.w2Rounds) {
+    const loops = [
+      ...(['off', 'on'] as const).map((t) => [t, variant(t, loopFixture, rounds, USER)] as const),
+      ['sdk-floor', sdkFloor(rounds, loopFixture.text, userTelemetrySdk())] as const,
+    ];
+    const w2 = await interleaveTimed(
+      loops.map(([, adapter]) => adapter),
+      () => config.w2Plan,
+      (adapter) => adapter.toolLoop(rounds, loopFixture),
+      (adapter, text) =>
+        checkText(adapter, `W2 user telemetry rounds=${rounds}`, text, loopFixture.text),
+      1e3 / rounds,
+    );
+    for (const [telemetry, adapter] of loops)
+      add(
+        report,
+        'W2',
+        { rounds, tool: 'async', telemetry, sdk: 'user' },
+        'us-per-round',
+        w2.get(adapter),
+      );
+  }
 }
 
 function add(

@@ -1,5 +1,5 @@
 import type { Attributes, Tracer } from '@opentelemetry/api';
-import { GenAi } from './gen-ai-conventions.js';
+import { GenAi, RxAttributes } from './gen-ai-conventions.js';
 import type { TelemetryMetrics } from './telemetry-metrics.js';
 import type { TelemetrySpan } from './telemetry-span.js';
 
@@ -35,9 +35,27 @@ export interface ModelMetricAttributes {
 }
 
 /**
+ * A tool span while its tool runs: where a nested call (an agent tool's) finds its parent
+ * span, and the nested calls traced without an advisor of their own that end with it.
+ * @internal
+ */
+export interface RunningTool {
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly span: TelemetrySpan;
+  /** Whether a nested call already took it as its parent. */
+  claimed: boolean;
+  /** Nested calls traced through the inherited interceptors, ended with this tool span. */
+  readonly nested: CallTelemetry[];
+}
+
+/**
  * The telemetry state of one ChatClient call (one subscription): its span, its model
  * calls so far, and the latest model-call span, which is the parent of the tools that
  * model call asked for (tools run after their round's model call and before the next).
+ * A nested call with no `OpenTelemetryAdvisor` of its own (an agent tool's client) gets
+ * one too, made by the interceptors its ancestor registered with `inherit`: its `root` is
+ * that ancestor's, and its span is an `invoke_agent` span (docs/observability.md).
  * @internal
  * @example
  * ```ts
@@ -51,13 +69,56 @@ export class CallTelemetry {
   latestModelCall: TelemetrySpan | undefined;
   private readonly modelAttributes = new Map<string, ModelMetricAttributes>();
   private readonly toolAttributes = new Map<string, Attributes>();
+  /** Tool spans running now, in start order. */
+  readonly runningTools: RunningTool[] = [];
+  /** Nested calls traced without an advisor of their own and not under a tool span. */
+  readonly nestedCalls: CallTelemetry[] = [];
+  /** Tokens of the model calls ended so far (the `invoke_agent` span of a nested call). */
+  inputTokens = 0;
+  outputTokens = 0;
+  /**
+   * The call whose advisor's interceptors trace this one: itself for a call with its own
+   * `OpenTelemetryAdvisor`, the ancestor's for a nested call traced without one.
+   */
+  readonly root: CallTelemetry;
 
   constructor(
     readonly settings: TelemetrySettings,
     readonly span: TelemetrySpan,
     /** Low-cardinality attributes shared by the call's metrics (operation, provider). */
     readonly metricAttributes: Attributes,
-  ) {}
+    /** For a nested call traced without an advisor of its own: the tracing ancestor's root. */
+    root?: CallTelemetry,
+  ) {
+    this.root = root ?? this;
+  }
+
+  /** Whether this is a nested call traced by an ancestor's interceptors (no advisor of its own). */
+  get isInherited(): boolean {
+    return this.root !== this;
+  }
+
+  /**
+   * Ends the spans of the nested calls traced without an advisor of their own, as `end`
+   * (success), `error` or cancel says (once; later calls do nothing).
+   * @param nested The nested calls.
+   * @param error What failed, `undefined` on success; `null` for a cancel.
+   */
+  static endNested(nested: readonly CallTelemetry[], error: unknown): void {
+    for (const call of nested) {
+      const attributes: Attributes = { [RxAttributes.ROUNDS]: call.modelCalls };
+      if (call.modelCalls > 0) {
+        attributes[GenAi.USAGE_INPUT_TOKENS] = call.inputTokens;
+        attributes[GenAi.USAGE_OUTPUT_TOKENS] = call.outputTokens;
+      }
+      CallTelemetry.endNested(call.nestedCalls, error);
+      if (error === null) {
+        call.span.set(attributes);
+        call.span.cancel();
+      } else if (error === undefined) call.span.end(attributes);
+      else call.span.fail(error, attributes);
+    }
+  }
 
   /**
    * The metric attributes of a model call, the same objects for every round that asks

@@ -13,18 +13,27 @@ import { AdvisorParams } from '../advisor-api/advisor-params.js';
 import { CallInterceptors } from '../advisor-api/call-interceptors.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
-import type { Usage } from '../core/usage.js';
 import { validateOptions, withDefaults } from '../core/validate-options.js';
 import { toAttributes, toAttributeValue } from './attribute-value.js';
 import { CallTelemetry, type TelemetrySettings } from './call-telemetry.js';
-import { GenAi, RxAttributes } from './gen-ai-conventions.js';
+import { GenAi } from './gen-ai-conventions.js';
 import {
   OPEN_TELEMETRY_ADVISOR_DEFAULTS,
   OPEN_TELEMETRY_ADVISOR_RULES,
   TelemetryParams,
   type OpenTelemetryAdvisorOptions,
 } from './open-telemetry-advisor-options.js';
-import { observeStream, type StreamWatcher } from './observe-stream.js';
+import { watchCall } from './call-watcher.js';
+import {
+  agentAttributes,
+  agentOf,
+  agentSpanName,
+  ancestorTelemetry,
+  nestedParent,
+  setCallTelemetry,
+} from './nested-call.js';
+import { nestedModelCallInterceptor } from './nested-model-call-interceptor.js';
+import { observeStream } from './observe-stream.js';
 import { TelemetryMetrics } from './telemetry-metrics.js';
 import { TelemetrySpan } from './telemetry-span.js';
 import { toolSpanInterceptor } from './tool-span-interceptor.js';
@@ -93,14 +102,27 @@ export class OpenTelemetryAdvisor implements Advisor {
       const chatModel = request.chatModel ?? chain.model;
       const provider = chatModel?.provider;
       const settings = this.settings();
+      // A nested call (an agent tool's, a handoff's) starts under the tool span of the
+      // traced call that runs it: one trace for the tree.
+      const ancestor = ancestorTelemetry(request.context);
+      const agent = agentOf(request.context);
+      const nested = ancestor === undefined ? undefined : nestedParent(ancestor, agent);
+      const isAgent = agent !== undefined || ancestor !== undefined;
       const span = TelemetrySpan.start(
         this.tracer,
-        `${GenAi.OPERATION_INVOKE_WORKFLOW} ${this.name}`,
+        isAgent ? agentSpanName(agent) : `${GenAi.OPERATION_INVOKE_WORKFLOW} ${this.name}`,
         {
           kind: SpanKind.INTERNAL,
-          attributes: this.callAttributes(request, provider, chatModel?.defaultModel),
+          attributes: this.callAttributes(
+            request,
+            provider,
+            chatModel?.defaultModel,
+            isAgent
+              ? agentAttributes(agent, nested?.tool, this.options.maxAttributeLength)
+              : undefined,
+          ),
         },
-        context.active(),
+        nested?.context ?? context.active(),
       );
       if (!span.isRecording && settings.metrics.isNoop) {
         // The API's no-op tracer and meter (no SDK): no per-chunk or per-round work at all.
@@ -110,6 +132,7 @@ export class OpenTelemetryAdvisor implements Advisor {
       const metricAttributes: Attributes = { [GenAi.OPERATION_NAME]: GenAi.OPERATION_CHAT };
       if (provider !== undefined) metricAttributes[GenAi.PROVIDER_NAME] = provider;
       const call = new CallTelemetry(settings, span, metricAttributes);
+      setCallTelemetry(request.context, call);
       let downstream$: Observable<ChatChunk>;
       if (position === -1) {
         // A chain that does not list this advisor: only the call span is possible.
@@ -117,74 +140,16 @@ export class OpenTelemetryAdvisor implements Advisor {
       } else {
         const last = chain.advisors[chain.advisors.length - 1];
         const end = last === undefined || last === this ? chain : chain.copy(last);
-        CallInterceptors.of(request.context).onToolCall(this, {
-          execute: toolSpanInterceptor(call),
-        });
+        // Inherited: nested calls with no telemetry advisor of their own are traced too.
+        CallInterceptors.of(request.context)
+          .onToolCall(this, { execute: toolSpanInterceptor(call) }, { inherit: true })
+          .onModelCall(this, nestedModelCallInterceptor(call), { inherit: true });
         downstream$ = new TracedChain(chain.advisors, position + 1, end, call, span.context).next(
           request,
         );
       }
-      return observeStream(downstream$, span.context, () => this.watchCall(call));
+      return observeStream(downstream$, span.context, () => watchCall(call));
     });
-  }
-
-  private watchCall(call: CallTelemetry): StreamWatcher<ChatChunk> {
-    const { span } = call;
-    const { recordContent, maxAttributeLength } = call.settings;
-    let usage: Usage | undefined;
-    let finishReason: string | undefined;
-    const outcome = (): Attributes => {
-      const attributes: Attributes = { [RxAttributes.ROUNDS]: call.modelCalls };
-      if (finishReason !== undefined) {
-        attributes[GenAi.RESPONSE_FINISH_REASONS] = [finishReason.replace(/-/g, '_')];
-      }
-      if (usage?.inputTokens !== undefined)
-        attributes[GenAi.USAGE_INPUT_TOKENS] = usage.inputTokens;
-      if (usage?.outputTokens !== undefined) {
-        attributes[GenAi.USAGE_OUTPUT_TOKENS] = usage.outputTokens;
-      }
-      return attributes;
-    };
-    return {
-      quietType: 'text-delta', // the per-chunk path: one type check
-      next: (chunk) => {
-        switch (chunk.type) {
-          case 'usage':
-            usage = chunk.usage;
-            break;
-          case 'finish':
-            finishReason = chunk.reason;
-            break;
-          case 'retry': {
-            const attributes: Attributes = {
-              [RxAttributes.RETRY_ATTEMPT]: chunk.attempt,
-              [RxAttributes.RETRY_ADVISOR]: chunk.advisor,
-            };
-            if (chunk.delay !== undefined) attributes[RxAttributes.RETRY_DELAY] = chunk.delay;
-            const reason = recordContent
-              ? toAttributeValue(chunk.reason, maxAttributeLength)
-              : undefined;
-            if (reason !== undefined) attributes[RxAttributes.RETRY_REASON] = reason;
-            span.event(RxAttributes.EVENT_RETRY, attributes);
-            break;
-          }
-          default:
-            break;
-        }
-      },
-      complete: () => {
-        span.end(outcome());
-        call.settings.metrics.rounds(call.modelCalls, call.metricAttributes);
-      },
-      error: (error: unknown) => {
-        span.fail(error, outcome());
-        call.settings.metrics.rounds(call.modelCalls, call.metricAttributes);
-      },
-      cancel: () => {
-        span.set(outcome());
-        span.cancel();
-      },
-    };
   }
 
   private settings(): TelemetrySettings {
@@ -212,6 +177,7 @@ export class OpenTelemetryAdvisor implements Advisor {
     request: ChatRequest,
     provider: string | undefined,
     defaultModel: string | undefined,
+    agent: Attributes | undefined,
   ): Attributes {
     const { maxAttributeLength } = this.options;
     let fromOption: Attributes = {};
@@ -224,11 +190,14 @@ export class OpenTelemetryAdvisor implements Advisor {
       ...fromOption,
       ...toAttributes(request.context.get(TelemetryParams.ATTRIBUTES), maxAttributeLength),
     };
-    const attributes: Attributes = {
-      ...extra,
-      [GenAi.OPERATION_NAME]: GenAi.OPERATION_INVOKE_WORKFLOW,
-      [GenAi.WORKFLOW_NAME]: this.name,
-    };
+    const attributes: Attributes =
+      agent === undefined
+        ? {
+            ...extra,
+            [GenAi.OPERATION_NAME]: GenAi.OPERATION_INVOKE_WORKFLOW,
+            [GenAi.WORKFLOW_NAME]: this.name,
+          }
+        : { ...extra, ...agent };
     if (provider !== undefined) attributes[GenAi.PROVIDER_NAME] = provider;
     const model = request.options.model ?? defaultModel;
     if (model !== undefined) attributes[GenAi.REQUEST_MODEL] = model;

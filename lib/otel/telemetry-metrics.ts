@@ -33,6 +33,7 @@ export class TelemetryMetrics {
   private readonly toolDuration: Histogram;
   private readonly toolErrors: Counter;
   private readonly roundsPerCall: Histogram;
+  private readonly guardrailTrips: Counter;
   /** Whether the meter is the API's no-op meter (no SDK registered): nothing is recorded. */
   readonly isNoop: boolean;
 
@@ -68,6 +69,18 @@ export class TelemetryMetrics {
       unit: '{round}',
       advice: { explicitBucketBoundaries: [1, 2, 3, 4, 5, 8, 10, 16, 32] },
     });
+    this.guardrailTrips = meter.createCounter(RxAttributes.METRIC_GUARDRAIL_TRIPS, {
+      description: 'Guardrail trips that ended a call (a guardrail-tripped chunk)',
+      unit: '{trip}',
+    });
+  }
+
+  /**
+   * Counts a guardrail trip.
+   * @param attributes The call's metric attributes, the guardrail's name and stage.
+   */
+  guardrailTrip(attributes: Attributes): void {
+    safely(() => this.guardrailTrips.add(1, attributes));
   }
 
   /**

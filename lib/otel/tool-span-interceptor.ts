@@ -5,7 +5,8 @@ import { isPromiseLike } from '../core/is-promise-like.js';
 import type { ToolExecuteInvocation } from '../advisor-api/tool-call-interceptor.js';
 import type { ToolOutput } from '../core/tool.js';
 import { toAttributeValue } from './attribute-value.js';
-import type { CallTelemetry } from './call-telemetry.js';
+import { CallTelemetry, type RunningTool } from './call-telemetry.js';
+import { callTelemetryOf } from './nested-call.js';
 import { GenAi, RxAttributes } from './gen-ai-conventions.js';
 import { observeStream } from './observe-stream.js';
 import { errorType, TelemetrySpan } from './telemetry-span.js';
@@ -17,19 +18,29 @@ import { REDACTION_DEPTH } from './traced-model-call.js';
  * that span the active context while the tool runs (so what the tool does through
  * instrumented libraries nests under it). A plain value keeps the synchronous fast path;
  * a Promise or an Observable becomes an Observable whose unsubscribe (the call's
- * unsubscribe, the tool's timeout) ends the span as cancelled.
+ * unsubscribe, the tool's timeout) ends the span as cancelled. Registered with `inherit`:
+ * the tools of a nested call with no `OpenTelemetryAdvisor` of its own are traced too
+ * (under that call's `invoke_agent` span); a nested call with its own advisor is left to
+ * it. While a tool runs, its span is where a nested call it starts (an agent tool's)
+ * finds its parent; the `invoke_agent` spans of nested calls traced without an advisor of
+ * their own end with it.
  * @internal
  * @example
  * ```ts
  * CallInterceptors.of(request.context).onToolCall(advisor, { execute: toolSpanInterceptor(call) });
  * ```
- * @param call The call's telemetry.
+ * @param root The telemetry of the call whose advisor registers it.
  * @returns The interceptor.
  */
 export function toolSpanInterceptor(
-  call: CallTelemetry,
+  root: CallTelemetry,
 ): (invocation: ToolExecuteInvocation, proceed: () => ToolOutput<unknown>) => ToolOutput<unknown> {
   return (invocation, proceed) => {
+    const { callContext } = invocation.context;
+    // Inherited by nested calls: only the calls this advisor traces (its own, and nested
+    // ones with no advisor of their own); the others' own advisor traces them.
+    const call = callContext === undefined ? root : callTelemetryOf(callContext);
+    if (call === undefined || call.root !== root) return proceed();
     const { settings } = call;
     const { tool } = invocation;
     const parent = call.latestModelCall?.context ?? call.span.context;
@@ -39,9 +50,23 @@ export function toolSpanInterceptor(
       { kind: SpanKind.INTERNAL, attributes: toolAttributes(invocation, call) },
       parent,
     );
+    const running: RunningTool = {
+      name: tool.name,
+      description: tool.description,
+      span,
+      claimed: false,
+      nested: [],
+    };
+    call.runningTools.push(running);
+    const done = (error: unknown): void => {
+      const index = call.runningTools.indexOf(running);
+      if (index !== -1) call.runningTools.splice(index, 1);
+      if (running.nested.length > 0) CallTelemetry.endNested(running.nested, error);
+    };
     const metricAttributes = call.toolMetricAttributes(tool.name);
     const started = performance.now();
     const succeed = (result: unknown): void => {
+      done(undefined);
       const attributes: Attributes = {};
       if (settings.recordContent) {
         const value = toAttributeValue(
@@ -54,6 +79,7 @@ export function toolSpanInterceptor(
       settings.metrics.tool((performance.now() - started) / 1000, metricAttributes);
     };
     const fail = (error: unknown): void => {
+      done(error);
       span.fail(error);
       settings.metrics.tool(
         (performance.now() - started) / 1000,
@@ -78,7 +104,10 @@ export function toolSpanInterceptor(
       next: (value) => (last = value),
       complete: () => succeed(last),
       error: fail,
-      cancel: () => span.cancel(),
+      cancel: () => {
+        done(null);
+        span.cancel();
+      },
     }));
   };
 }

@@ -2,8 +2,7 @@ import { SpanKind, type Attributes, type Context } from '@opentelemetry/api';
 import { defer, type Observable } from 'rxjs';
 import { redact } from '../core/redact.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
-import type { ChatModel } from '../core/chat-model.js';
-import type { ChatRequest } from '../core/chat-request.js';
+import type { ChatRequest, RequestChatModel } from '../core/chat-request.js';
 import type { ToolCall } from '../core/message.js';
 import type { Usage } from '../core/usage.js';
 import { toAttributeValue } from './attribute-value.js';
@@ -38,7 +37,7 @@ export const REDACTION_DEPTH = 32;
 export function tracedModelCall(
   call: CallTelemetry,
   request: ChatRequest,
-  chatModel: ChatModel | undefined,
+  chatModel: RequestChatModel | undefined,
   parent: Context,
   model$: Observable<ChatChunk>,
 ): Observable<ChatChunk> {
@@ -96,6 +95,8 @@ export function tracedModelCall(
       );
       if (usage !== undefined) {
         settings.metrics.tokens(usage.inputTokens, usage.outputTokens, sets.input, sets.output);
+        call.inputTokens += usage.inputTokens ?? 0;
+        call.outputTokens += usage.outputTokens ?? 0;
       }
     };
     return observeStream(model$, span.context, () => ({
