@@ -2,8 +2,9 @@ import type { ClientBase, Pool, QueryResultRow } from 'pg';
 import type { Message } from '../../core/message.js';
 import { validateOptions, withDefaults } from '../../core/validate-options.js';
 import type { ChatMemoryOperation } from '../../errors/chat-memory-error.js';
+import { errorCodeOf } from '../../errors/error-details.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
-import { appendChecked, checkLimit, rejected } from '../append-window.js';
+import { appendChecked, findLastChecked } from '../append-window.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
 import { decodeTableRows } from '../decode-table-rows.js';
 import type { MessageRow } from '../message-row.js';
@@ -15,7 +16,12 @@ import {
 } from './postgres-chat-memory-options.js';
 import { postgresConnection, retryOnceOnDrop } from './postgres-connection.js';
 import { postgresFailure } from './postgres-failure.js';
-import { appendRows, insertRows, type PostgresRowWriter } from './postgres-message-rows.js';
+import {
+  appendAtOnce,
+  appendRows,
+  insertRows,
+  type PostgresRowWriter,
+} from './postgres-message-rows.js';
 import { postgresSchemaSql, postgresStatements } from './postgres-schema.js';
 import { lockedTransaction } from './postgres-transaction.js';
 
@@ -56,6 +62,8 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   private readonly writer: PostgresRowWriter;
   private readonly sql: ReturnType<typeof postgresStatements>;
   private schema: Promise<void> | undefined;
+  /** False once the append function turned out missing (a table migrated by an older schemaSql). */
+  private appendFunction = true;
 
   /** @param options The pool and, optionally, the table name. */
   constructor(options: PostgresChatMemoryRepositoryOptions) {
@@ -157,11 +165,28 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     messages: readonly Message[],
     options?: { keepLast?: number },
   ): Promise<void> {
-    return appendChecked(messages, options, (keepLast) =>
-      this.transaction('write', conversationId, (client) =>
+    return appendChecked(messages, options, async (keepLast) => {
+      const key = this.lockKey(conversationId);
+      if (this.appendFunction) {
+        try {
+          // BEGIN, the one statement, COMMIT: the transaction stays explicit so that a
+          // connection dropped before COMMIT is retried safely (see lockedTransaction).
+          return await this.transaction(
+            'write',
+            conversationId,
+            (client) => appendAtOnce(this.writer, client, key, conversationId, messages, keepLast),
+            false,
+            false,
+          );
+        } catch (error) {
+          if (!isUndefinedFunction(error)) throw error;
+          this.appendFunction = false;
+        }
+      }
+      return this.transaction('write', conversationId, (client) =>
         appendRows(this.writer, client, conversationId, messages, keepLast),
-      ),
-    );
+      );
+    });
   }
 
   /**
@@ -170,16 +195,12 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
    * @returns The leading system messages and those newest ones, in saved order.
    */
   findLast(conversationId: string, limit: number): Promise<Message[]> {
-    let newest: number;
-    try {
-      newest = checkLimit(limit);
-    } catch (error) {
-      return rejected(error);
-    }
-    return this.run('read', conversationId, async () => {
-      const result = await this.query<MessageRow>(this.sql.findLast, [conversationId, newest]);
-      return this.decode(conversationId, result.rows);
-    });
+    return findLastChecked(limit, (newest) =>
+      this.run('read', conversationId, async () => {
+        const result = await this.query<MessageRow>(this.sql.findLast, [conversationId, newest]);
+        return this.decode(conversationId, result.rows);
+      }),
+    );
   }
 
   /**
@@ -239,13 +260,22 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     conversationId: string,
     work: (client: ClientBase) => Promise<void>,
     idempotent = false,
+    lock = true,
   ): Promise<void> {
     return this.run(operation, conversationId, () =>
-      lockedTransaction(this.pool, this.sql.lock, `${this.tableName}:${conversationId}`, work, {
-        listen: true,
-        idempotent,
-      }),
+      lockedTransaction(
+        this.pool,
+        lock ? this.sql.lock : undefined,
+        this.lockKey(conversationId),
+        work,
+        { listen: true, idempotent },
+      ),
     );
+  }
+
+  /** The key of a conversation's advisory lock (the append function takes the same). */
+  private lockKey(conversationId: string): string {
+    return `${this.tableName}:${conversationId}`;
   }
 
   private async run<T>(
@@ -279,4 +309,9 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     });
     return this.schema;
   }
+}
+
+/** PostgreSQL's undefined_function, wrapped by the repository's ChatMemoryError or not. */
+function isUndefinedFunction(error: unknown): boolean {
+  return errorCodeOf(error) === '42883';
 }
