@@ -2,7 +2,6 @@ import type { ClientBase, Pool, QueryResultRow } from 'pg';
 import type { Message } from '../../core/message.js';
 import { validateOptions, withDefaults } from '../../core/validate-options.js';
 import type { ChatMemoryOperation } from '../../errors/chat-memory-error.js';
-import { errorCodeOf } from '../../errors/error-details.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import { appendChecked, findLastChecked } from '../append-window.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
@@ -16,12 +15,8 @@ import {
 } from './postgres-chat-memory-options.js';
 import { postgresConnection, retryOnceOnDrop } from './postgres-connection.js';
 import { postgresFailure } from './postgres-failure.js';
-import {
-  appendAtOnce,
-  appendRows,
-  insertRows,
-  type PostgresRowWriter,
-} from './postgres-message-rows.js';
+import { PostgresAppend } from './postgres-append.js';
+import { insertRows, type PostgresRowWriter } from './postgres-message-rows.js';
 import { postgresSchemaSql, postgresStatements } from './postgres-schema.js';
 import { lockedTransaction } from './postgres-transaction.js';
 
@@ -62,8 +57,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   private readonly writer: PostgresRowWriter;
   private readonly sql: ReturnType<typeof postgresStatements>;
   private schema: Promise<void> | undefined;
-  /** False once the append function turned out missing (a table migrated by an older schemaSql). */
-  private appendFunction = true;
+  private readonly appender: PostgresAppend;
 
   /** @param options The pool and, optionally, the table name. */
   constructor(options: PostgresChatMemoryRepositoryOptions) {
@@ -81,12 +75,18 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     this.createTable = merged.createTable;
     this.sql = postgresStatements(this.tableName);
     this.writer = { sql: this.sql, maxMediaBytes: merged.maxMediaBytes };
+    this.appender = new PostgresAppend(
+      this.writer,
+      (id, work, lock) => this.transaction('write', id, work, false, lock),
+      (id) => this.lockKey(id),
+    );
   }
 
   /**
-   * The DDL of the table, for a migration tool.
+   * The DDL of the table and of its append function (`<table>_append`, the one statement of
+   * an `append`), for a migration tool; safe to run again (`IF NOT EXISTS`, `OR REPLACE`).
    * @param tableName The table; default `rx_advisors_chat_memory`.
-   * @returns One `CREATE TABLE IF NOT EXISTS` statement.
+   * @returns The statements, as one script.
    */
   static schemaSql(tableName: string = POSTGRES_CHAT_MEMORY_DEFAULTS.tableName): string {
     if (!TABLE_NAME.test(tableName)) {
@@ -153,8 +153,9 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   /**
    * Adds messages after the last one and trims the conversation to `keepLast` on a turn
    * boundary (see `ChatMemoryRepository.append`), in one transaction holding the
-   * conversation's advisory lock: it touches the added rows and the dropped ones, found
-   * through the primary key, never the rest of the conversation.
+   * conversation's advisory lock, as one statement (the table's append function): it
+   * touches the added rows and the dropped ones, found through the primary key, never the
+   * rest of the conversation.
    * @param conversationId The conversation to append to.
    * @param messages The messages to add; none of them a system message.
    * @param options `keepLast`: the window, system messages included.
@@ -165,28 +166,9 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     messages: readonly Message[],
     options?: { keepLast?: number },
   ): Promise<void> {
-    return appendChecked(messages, options, async (keepLast) => {
-      const key = this.lockKey(conversationId);
-      if (this.appendFunction) {
-        try {
-          // BEGIN, the one statement, COMMIT: the transaction stays explicit so that a
-          // connection dropped before COMMIT is retried safely (see lockedTransaction).
-          return await this.transaction(
-            'write',
-            conversationId,
-            (client) => appendAtOnce(this.writer, client, key, conversationId, messages, keepLast),
-            false,
-            false,
-          );
-        } catch (error) {
-          if (!isUndefinedFunction(error)) throw error;
-          this.appendFunction = false;
-        }
-      }
-      return this.transaction('write', conversationId, (client) =>
-        appendRows(this.writer, client, conversationId, messages, keepLast),
-      );
-    });
+    return appendChecked(messages, options, (keepLast) =>
+      this.appender.append(conversationId, messages, keepLast),
+    );
   }
 
   /**
@@ -309,9 +291,4 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     });
     return this.schema;
   }
-}
-
-/** PostgreSQL's undefined_function, wrapped by the repository's ChatMemoryError or not. */
-function isUndefinedFunction(error: unknown): boolean {
-  return errorCodeOf(error) === '42883';
 }

@@ -66,7 +66,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
    */
   findByConversationId(conversationId: string): Promise<Message[]> {
     return this.run('read', conversationId, (s) =>
-      this.decode(conversationId, s.select.all(conversationId)),
+      this.decode(conversationId, s.select(conversationId)),
     );
   }
 
