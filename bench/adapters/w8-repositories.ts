@@ -17,6 +17,11 @@ import {
 /** A repository W8 measures, open; `close()` releases it and its server. */
 export interface OpenRepository {
   readonly repository: ChatMemoryRepository;
+  /**
+   * The store's floor for an append: the cheapest durable write of a turn's two rows the
+   * same client can make (no read, no trim, no lock), against a scratch key or table.
+   */
+  readonly floor?: { label: string; write(rows: readonly string[]): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -46,8 +51,17 @@ const sqlite: RepositoryAdapter = {
   open() {
     const folder = mkdtempSync(join(tmpdir(), 'rx-w8-'));
     const database = new Database(join(folder, 'memory.db'));
+    database.exec('CREATE TABLE IF NOT EXISTS w8_floor (n INTEGER PRIMARY KEY, row TEXT)');
+    const insert = database.prepare<[string]>('INSERT INTO w8_floor (row) VALUES (?)');
+    const write = database.transaction((rows: readonly string[]) => {
+      for (const row of rows) insert.run(row);
+    });
     return Promise.resolve({
       repository: new SqliteChatMemoryRepository({ database }),
+      floor: {
+        label: 'one IMMEDIATE transaction of two INSERTs (WAL, same file)',
+        write: (rows) => Promise.resolve(write.immediate(rows)),
+      },
       close: () => {
         database.close();
         rmSync(folder, { recursive: true, force: true });
@@ -73,6 +87,16 @@ const redis: RepositoryAdapter = {
     await client.connect();
     return {
       repository: new RedisChatMemoryRepository({ client, keyPrefix: 'w8:' }),
+      floor: {
+        label:
+          'one RPUSH of the two rows, then LTRIM to 100 (two commands, pipelined by node-redis)',
+        write: async (rows) => {
+          await Promise.all([
+            client.rPush('w8-floor', [...rows]),
+            client.lTrim('w8-floor', -100, -1),
+          ]);
+        },
+      },
       close: async () => {
         await client.quit();
         await store.dispose();
@@ -88,8 +112,22 @@ const postgres: RepositoryAdapter = {
     const store = await server(postgresPlan(), 'PostgreSQL');
     const pool = new pg.Pool({ connectionString: store.url, max: 4 });
     pool.on('error', () => undefined);
+    await pool.query('CREATE TABLE IF NOT EXISTS w8_floor (n SERIAL PRIMARY KEY, row TEXT)');
     return {
       repository: new PostgresChatMemoryRepository({ pool, tableName: 'w8_chat_memory' }),
+      floor: {
+        label: 'BEGIN, one INSERT of the two rows, COMMIT on a pooled client (three round trips)',
+        write: async (rows) => {
+          const client = await pool.connect();
+          try {
+            await client.query('BEGIN');
+            await client.query('INSERT INTO w8_floor (row) SELECT unnest($1::text[])', [rows]);
+            await client.query('COMMIT');
+          } finally {
+            client.release();
+          }
+        },
+      },
       close: async () => {
         await pool.end();
         await store.dispose();

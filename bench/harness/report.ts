@@ -48,6 +48,7 @@ const FRAMEWORKS: readonly Framework[] = [
   'floor-rxjs',
   'floor-asyncgen',
   'floor-http',
+  'floor-store',
 ];
 
 /**

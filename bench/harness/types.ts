@@ -1,6 +1,12 @@
 /** The frameworks every workload runs through. */
 export type Framework =
-  'rx-advisors' | 'ai-sdk' | 'langchain' | 'floor-rxjs' | 'floor-asyncgen' | 'floor-http';
+  | 'rx-advisors'
+  | 'ai-sdk'
+  | 'langchain'
+  | 'floor-rxjs'
+  | 'floor-asyncgen'
+  | 'floor-http'
+  | 'floor-store';
 
 /** The metrics of `bench/results.json`. */
 export type Metric =

@@ -1,3 +1,7 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   MessageWindowChatMemory,
   TokenWindowChatMemory,
@@ -5,6 +9,7 @@ import {
   type ChatMemoryUsageReport,
   type Message,
 } from 'rx-advisors';
+import { SqliteChatMemoryRepository } from 'rx-advisors/memory/sqlite';
 import { uiMessagesToMessages, type UiMessage } from 'rx-advisors/sse';
 import { quartiles } from '../harness/stats.js';
 import type { Report } from '../harness/report.js';
@@ -48,6 +53,36 @@ async function memoryTurn(
   }, plan);
 }
 
+/**
+ * One memory turn as `MessageChatMemoryAdvisor` makes it (`get` of the window, then `add`
+ * of the turn) on SQLite (a file, WAL), a conversation of `turnsKept` turns at its
+ * window's steady state: what the read of the window costs as the window grows.
+ */
+async function sqliteMemoryTurn(
+  turnsKept: number,
+  plan: { warmup: number; samples: number; batch: number },
+): Promise<number[]> {
+  const folder = mkdtempSync(join(tmpdir(), 'rx-w10-'));
+  const database = new Database(join(folder, 'memory.db'));
+  try {
+    const repository = new SqliteChatMemoryRepository({ database });
+    const memory = new MessageWindowChatMemory({ maxMessages: turnsKept * 2, repository });
+    const turn = (i: number): Message[] => [
+      { role: 'user', content: `${QUESTION}${i}` },
+      { role: 'assistant', content: ANSWER },
+    ];
+    await repository.saveAll('c1', Array.from({ length: turnsKept }, (_, i) => turn(i)).flat());
+    return await timePerCall(async (i) => {
+      const window = await memory.get('c1');
+      if (window.length !== turnsKept * 2) throw new Error(`W10: read ${window.length}`);
+      await memory.add('c1', turn(i));
+    }, plan);
+  } finally {
+    database.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 /** A `useChat` conversation of `turns` turns, each with one finished tool call. */
 function uiConversation(turns: number): UiMessage[] {
   const messages: UiMessage[] = [];
@@ -80,7 +115,8 @@ function uiConversation(turns: number): UiMessage[] {
 
 /**
  * W10 long conversations: µs per turn of a token window against the message window (one
- * `add` of a turn at steady state, in-memory repository), and of converting `useChat`'s
+ * `add` of a turn at steady state, in-memory repository), of a whole memory turn (`get` of
+ * the window + `add`) on SQLite with a window of 40 and of 5,000 turns, and of converting `useChat`'s
  * messages (the whole list, and the new user message only when memory holds the conversation).
  */
 export async function runW10(config: BenchConfig, report: Report): Promise<void> {
@@ -105,6 +141,16 @@ export async function runW10(config: BenchConfig, report: Report): Promise<void>
     { memory: 'message-window', turnsKept: TURNS_KEPT },
     await memoryTurn(new MessageWindowChatMemory({ maxMessages: TURNS_KEPT * 2 }), plan),
   );
+  for (const turnsKept of [TURNS_KEPT, 5000]) {
+    const big = turnsKept > TURNS_KEPT;
+    add(
+      { memory: 'message-window', repository: 'sqlite', turnsKept, op: 'get+add' },
+      await sqliteMemoryTurn(
+        turnsKept,
+        quick || big ? { warmup: 5, samples: quick ? 3 : 7, batch: quick ? 3 : 10 } : plan,
+      ),
+    );
+  }
   const conversation = uiConversation(TURNS_KEPT);
   for (const history of ['client', 'memory'] as const) {
     add(

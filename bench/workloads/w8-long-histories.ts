@@ -198,6 +198,18 @@ export async function runW8(config: BenchConfig, report: Report): Promise<void> 
     const open = await adapter.open();
     try {
       for (const stored of sizes) await measure(adapter, open.repository, stored, plan, report);
+      const { floor } = open;
+      if (floor !== undefined) {
+        const rows = turnMessages(0).map((message) => JSON.stringify(message));
+        report.addRow({
+          workload: 'W8',
+          params: { repository: adapter.name, stored: 0, window: 0 },
+          framework: 'floor-store',
+          metric: 'us-per-append',
+          ...quartiles(await timeOp(() => floor.write(rows), plan.samples, plan.sampleMs)),
+        });
+        report.note(`W8 floor-store ${adapter.name}: ${floor.label}`);
+      }
     } finally {
       await open.close();
     }

@@ -119,6 +119,25 @@ export function checkLimit(limit: number): number {
 }
 
 /**
+ * `ChatMemoryRepository.findLast` up to the read: checks `limit` (see {@link checkLimit})
+ * and runs `read` with it. Every repository's `findLast` goes through it, so a bad `limit`
+ * rejects the same way (nothing read) whatever the store.
+ * @internal
+ * @param limit What the caller asked for.
+ * @param read Reads the leading system messages and the newest `limit` others.
+ * @returns `read`'s Promise; a rejected one (InvalidOptionsError) on a bad `limit`.
+ */
+export function findLastChecked<T>(limit: number, read: (limit: number) => Promise<T>): Promise<T> {
+  let newest: number;
+  try {
+    newest = checkLimit(limit);
+  } catch (error) {
+    return rejected(error);
+  }
+  return read(newest);
+}
+
+/**
  * A synchronous failure (a bad argument) as a rejected Promise.
  * @internal
  */

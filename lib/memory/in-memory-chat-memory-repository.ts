@@ -1,5 +1,5 @@
 import type { Message } from '../core/message.js';
-import { appendChecked, checkLimit, rejected } from './append-window.js';
+import { appendChecked, findLastChecked } from './append-window.js';
 import type { ChatMemoryRepository } from './chat-memory-repository.js';
 import { StoredConversation } from './stored-conversation.js';
 
@@ -73,14 +73,10 @@ export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
    * @returns Copies of the leading system messages and of those newest ones.
    */
   findLast(conversationId: string, limit: number): Promise<Message[]> {
-    let newest: number;
-    try {
-      newest = checkLimit(limit);
-    } catch (error) {
-      return rejected(error);
-    }
-    const stored = this.conversations.get(conversationId);
-    return Promise.resolve(stored === undefined ? [] : stored.last(newest));
+    return findLastChecked(limit, (newest) => {
+      const stored = this.conversations.get(conversationId);
+      return Promise.resolve(stored === undefined ? [] : stored.last(newest));
+    });
   }
 
   /**

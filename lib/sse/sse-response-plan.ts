@@ -7,7 +7,7 @@ import {
 } from './sse-connection-options.js';
 import { sseHeaders } from './sse-headers.js';
 import { STREAM_ID_HEADER, type SseResponseOptions } from './sse-response-options.js';
-import { toServerSentEvents } from './to-server-sent-events.js';
+import { framesOf } from './to-server-sent-events.js';
 
 /** What both response sinks need: the frames, the status, the headers, the bounds. @internal */
 export interface SseResponsePlan {
@@ -27,12 +27,13 @@ export function sseResponsePlan(
   chunks$: Observable<ChatChunk>,
   options: SseResponseOptions,
 ): SseResponsePlan {
-  const { encoder } = resolveSseOptions(options);
+  const resolved = resolveSseOptions(options);
+  const { encoder } = resolved;
   const connection = resolveConnectionOptions(options);
   const { resumable, status = 200 } = options;
   if (resumable === undefined) {
     return {
-      frames$: chunks$.pipe(toServerSentEvents(options)),
+      frames$: framesOf(chunks$, resolved),
       status,
       headers: sseHeaders(encoder, options.headers),
       connection,

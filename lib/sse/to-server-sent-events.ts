@@ -45,9 +45,21 @@ export function toServerSentEvents(
   options: ServerSentEventsOptions = {},
 ): OperatorFunction<ChatChunk, string> {
   const resolved = resolveSseOptions(options);
+  return (source$) => framesOf(source$, resolved);
+}
+
+/**
+ * `toServerSentEvents` with its options already checked (the response sinks check them
+ * once per response, not twice).
+ * @internal
+ */
+export function framesOf(
+  source$: Observable<ChatChunk>,
+  resolved: ResolvedSseOptions,
+): Observable<string> {
   const { heartbeat } = resolved;
-  if (heartbeat === false) return (source$) => encodeFrames(source$, resolved);
-  return (source$) => encodeFrames(source$, resolved).pipe(withHeartbeat(heartbeat));
+  const frames$ = encodeFrames(source$, resolved);
+  return heartbeat === false ? frames$ : frames$.pipe(withHeartbeat(heartbeat));
 }
 
 /**

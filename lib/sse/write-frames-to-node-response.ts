@@ -11,7 +11,7 @@ export interface NodeSinkOptions extends ResolvedSseConnectionOptions {
 
 /**
  * Writes frames to a Node response with backpressure:
- * - the headers are sent at once;
+ * - the headers are sent at once (with the frames written at subscription, if any);
  * - when `write()` returns false, later frames are held and written as one batch on
  *   `'drain'`; a client more than `maxPendingFrames` frames or `maxPendingBytes` characters
  *   behind, or whose socket stays unwritable for `writeTimeout` ms (also after the end was
@@ -35,13 +35,13 @@ export function writeFramesToNodeResponse(
   const subscription = new Subscription();
   if (res.destroyed) return subscription; // the client is gone already: start nothing
   res.writeHead(options.status, options.headers);
-  res.flushHeaders();
   res.once('close', () => subscription.unsubscribe());
 
   const { maxPendingFrames, maxPendingBytes, writeTimeout } = options;
   let pending: string[] | undefined; // frames held while the socket drains
   let pendingChars = 0;
   let completed = false;
+  let wrote = false; // a frame or the end went to the response
   let stall: Subscription | undefined; // ends a connection that stays unwritable
   // Not destroy(error): that would emit 'error' on the response, which nobody listens to.
   const disconnect = (): void => {
@@ -65,6 +65,7 @@ export function writeFramesToNodeResponse(
     watchStall();
   };
   const end = (): void => {
+    wrote = true;
     res.end();
     // The last bytes may still wait for a client that never reads: bound that too.
     if (!res.writableFinished && !subscription.closed) {
@@ -84,6 +85,7 @@ export function writeFramesToNodeResponse(
       next: (frame) => {
         if (subscription.closed) return;
         if (pending === undefined) {
+          wrote = true;
           if (!res.write(frame)) waitForDrain();
           return;
         }
@@ -101,5 +103,8 @@ export function writeFramesToNodeResponse(
       },
     }),
   );
+  // The frames written at subscription (a protocol's opening events) went out with the
+  // headers, in one packet; without any, the headers go now, alone.
+  if (!wrote && !res.destroyed) res.flushHeaders();
   return subscription;
 }

@@ -3,7 +3,7 @@ import type { Message } from '../../core/message.js';
 import { validateOptions, withDefaults } from '../../core/validate-options.js';
 import type { ChatMemoryOperation } from '../../errors/chat-memory-error.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
-import { appendChecked, checkLimit, rejected } from '../append-window.js';
+import { appendChecked, findLastChecked } from '../append-window.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
 import { decodeTableRows } from '../decode-table-rows.js';
 import type { MessageRow } from '../message-row.js';
@@ -15,7 +15,8 @@ import {
 } from './postgres-chat-memory-options.js';
 import { postgresConnection, retryOnceOnDrop } from './postgres-connection.js';
 import { postgresFailure } from './postgres-failure.js';
-import { appendRows, insertRows, type PostgresRowWriter } from './postgres-message-rows.js';
+import { PostgresAppend } from './postgres-append.js';
+import { insertRows, type PostgresRowWriter } from './postgres-message-rows.js';
 import { postgresSchemaSql, postgresStatements } from './postgres-schema.js';
 import { lockedTransaction } from './postgres-transaction.js';
 
@@ -56,6 +57,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   private readonly writer: PostgresRowWriter;
   private readonly sql: ReturnType<typeof postgresStatements>;
   private schema: Promise<void> | undefined;
+  private readonly appender: PostgresAppend;
 
   /** @param options The pool and, optionally, the table name. */
   constructor(options: PostgresChatMemoryRepositoryOptions) {
@@ -73,12 +75,18 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     this.createTable = merged.createTable;
     this.sql = postgresStatements(this.tableName);
     this.writer = { sql: this.sql, maxMediaBytes: merged.maxMediaBytes };
+    this.appender = new PostgresAppend(
+      this.writer,
+      (id, work, lock) => this.transaction('write', id, work, false, lock),
+      (id) => this.lockKey(id),
+    );
   }
 
   /**
-   * The DDL of the table, for a migration tool.
+   * The DDL of the table and of its append function (`<table>_append`, the one statement of
+   * an `append`), for a migration tool; safe to run again (`IF NOT EXISTS`, `OR REPLACE`).
    * @param tableName The table; default `rx_advisors_chat_memory`.
-   * @returns One `CREATE TABLE IF NOT EXISTS` statement.
+   * @returns The statements, as one script.
    */
   static schemaSql(tableName: string = POSTGRES_CHAT_MEMORY_DEFAULTS.tableName): string {
     if (!TABLE_NAME.test(tableName)) {
@@ -145,8 +153,9 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   /**
    * Adds messages after the last one and trims the conversation to `keepLast` on a turn
    * boundary (see `ChatMemoryRepository.append`), in one transaction holding the
-   * conversation's advisory lock: it touches the added rows and the dropped ones, found
-   * through the primary key, never the rest of the conversation.
+   * conversation's advisory lock, as one statement (the table's append function): it
+   * touches the added rows and the dropped ones, found through the primary key, never the
+   * rest of the conversation.
    * @param conversationId The conversation to append to.
    * @param messages The messages to add; none of them a system message.
    * @param options `keepLast`: the window, system messages included.
@@ -158,9 +167,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     options?: { keepLast?: number },
   ): Promise<void> {
     return appendChecked(messages, options, (keepLast) =>
-      this.transaction('write', conversationId, (client) =>
-        appendRows(this.writer, client, conversationId, messages, keepLast),
-      ),
+      this.appender.append(conversationId, messages, keepLast),
     );
   }
 
@@ -170,16 +177,12 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
    * @returns The leading system messages and those newest ones, in saved order.
    */
   findLast(conversationId: string, limit: number): Promise<Message[]> {
-    let newest: number;
-    try {
-      newest = checkLimit(limit);
-    } catch (error) {
-      return rejected(error);
-    }
-    return this.run('read', conversationId, async () => {
-      const result = await this.query<MessageRow>(this.sql.findLast, [conversationId, newest]);
-      return this.decode(conversationId, result.rows);
-    });
+    return findLastChecked(limit, (newest) =>
+      this.run('read', conversationId, async () => {
+        const result = await this.query<MessageRow>(this.sql.findLast, [conversationId, newest]);
+        return this.decode(conversationId, result.rows);
+      }),
+    );
   }
 
   /**
@@ -239,13 +242,22 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     conversationId: string,
     work: (client: ClientBase) => Promise<void>,
     idempotent = false,
+    lock = true,
   ): Promise<void> {
     return this.run(operation, conversationId, () =>
-      lockedTransaction(this.pool, this.sql.lock, `${this.tableName}:${conversationId}`, work, {
-        listen: true,
-        idempotent,
-      }),
+      lockedTransaction(
+        this.pool,
+        lock ? this.sql.lock : undefined,
+        this.lockKey(conversationId),
+        work,
+        { listen: true, idempotent },
+      ),
     );
+  }
+
+  /** The key of a conversation's advisory lock (the append function takes the same). */
+  private lockKey(conversationId: string): string {
+    return `${this.tableName}:${conversationId}`;
   }
 
   private async run<T>(

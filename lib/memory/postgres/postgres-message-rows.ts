@@ -14,6 +14,27 @@ export interface PostgresRowWriter {
   maxMediaBytes: number;
 }
 
+/** The columns of `messages` as arrays, one per column, for an `unnest`. */
+function columnArrays(
+  writer: PostgresRowWriter,
+  conversationId: string,
+  messages: readonly Message[],
+): unknown[] {
+  const rows = messages.map((message, position) =>
+    toRow(message, { conversationId, position, maxMediaBytes: writer.maxMediaBytes }),
+  );
+  return [
+    rows.map((row) => row.role),
+    rows.map((row) => row.content),
+    rows.map((row) => row.tool_calls),
+    rows.map((row) => row.reasoning),
+    rows.map((row) => row.tool_call_id),
+    rows.map((row) => row.tool_name),
+    rows.map((row) => (row.is_error === null ? null : row.is_error === 1)),
+    rows.map((row) => row.media),
+  ];
+}
+
 /**
  * Inserts `messages` at positions `from`, `from + 1`… in one statement.
  * @internal
@@ -26,20 +47,32 @@ export async function insertRows(
   from: number,
 ): Promise<void> {
   if (messages.length === 0) return;
-  const rows = messages.map((message, position) =>
-    toRow(message, { conversationId, position, maxMediaBytes: writer.maxMediaBytes }),
-  );
   await client.query(writer.sql.insert, [
     conversationId,
-    rows.map((_, index) => from + index),
-    rows.map((row) => row.role),
-    rows.map((row) => row.content),
-    rows.map((row) => row.tool_calls),
-    rows.map((row) => row.reasoning),
-    rows.map((row) => row.tool_call_id),
-    rows.map((row) => row.tool_name),
-    rows.map((row) => (row.is_error === null ? null : row.is_error === 1)),
-    rows.map((row) => row.media),
+    messages.map((_, index) => from + index),
+    ...columnArrays(writer, conversationId, messages),
+  ]);
+}
+
+/**
+ * The whole `append` (lock, insert, trim) as one statement: the table's append function
+ * (see postgres-schema.ts). Run in autocommit it is its own transaction.
+ * @internal
+ * @param lockKey The conversation's advisory lock key.
+ */
+export async function appendAtOnce(
+  writer: PostgresRowWriter,
+  client: ClientBase,
+  lockKey: string,
+  conversationId: string,
+  messages: readonly Message[],
+  keepLast: number | undefined,
+): Promise<void> {
+  await client.query(writer.sql.append, [
+    lockKey,
+    conversationId,
+    ...columnArrays(writer, conversationId, messages),
+    keepLast ?? null,
   ]);
 }
 

@@ -1,11 +1,15 @@
 /**
- * The table of `PostgresChatMemoryRepository`. The primary key (conversation, position)
- * is the index that keeps reading one conversation cheap: one index range scan, already
- * in order. The `ALTER TABLE` adds the media column to a table created by an earlier
- * version.
+ * The table of `PostgresChatMemoryRepository` and its append function. The primary key
+ * (conversation, position) is the index that keeps reading one conversation cheap: one
+ * index range scan, already in order. The `ALTER TABLE` adds the media column to a table
+ * created by an earlier version.
  * @internal
  */
 export function postgresSchemaSql(tableName: string): string {
+  return `${postgresTableSql(tableName)}\n${postgresAppendFunctionSql(tableName)}`;
+}
+
+function postgresTableSql(tableName: string): string {
   const table = `"${tableName}"`;
   return `CREATE TABLE IF NOT EXISTS ${table} (
   conversation_id TEXT NOT NULL,
@@ -22,6 +26,71 @@ export function postgresSchemaSql(tableName: string): string {
   PRIMARY KEY (conversation_id, position)
 );
 ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS media JSONB;`;
+}
+
+/**
+ * The name of the append function of a table: the table's name and `_append`, within
+ * PostgreSQL's 63 characters (a longer table name is shortened and made unique by a hash
+ * of all of it, so two tables never share a function).
+ * @internal
+ */
+export function appendFunctionName(tableName: string): string {
+  if (tableName.length <= 56) return `${tableName}_append`;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < tableName.length; i++) {
+    hash = Math.imul(hash ^ tableName.charCodeAt(i), 0x01000193) >>> 0;
+  }
+  return `${tableName.slice(0, 47)}_${hash.toString(16).padStart(8, '0')}_append`;
+}
+
+/**
+ * The body of `append` as one PL/pgSQL function, so that an append is one statement (one
+ * round trip) inside its transaction instead of four: the conversation's advisory lock
+ * (the key `update` and `saveAll` lock too), the rows after the last position, then, over
+ * the window, the trim to the first user (else non-tool) row at or after the cut. Every
+ * step is one primary-key lookup or range; each statement of a PL/pgSQL function sees
+ * what committed before it, so what a writer that held the lock wrote is seen. The
+ * arithmetic is `appendTrimFrom`'s (lib/memory/append-window.ts).
+ */
+function postgresAppendFunctionSql(tableName: string): string {
+  const table = `"${tableName}"`;
+  return `CREATE OR REPLACE FUNCTION "${appendFunctionName(tableName)}"(lock_key TEXT, conv TEXT,
+  roles TEXT[], contents TEXT[], tool_calls TEXT[], reasonings TEXT[], tool_call_ids TEXT[],
+  tool_names TEXT[], is_errors BOOLEAN[], medias TEXT[], keep_last INTEGER)
+RETURNS VOID LANGUAGE plpgsql AS $fn$
+DECLARE
+  last_pos INTEGER;
+  end_pos INTEGER;
+  first_pos INTEGER;
+  systems INTEGER;
+  start_pos INTEGER;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended(lock_key, 0));
+  SELECT coalesce(max(position), -1) INTO last_pos FROM ${table} WHERE conversation_id = conv;
+  INSERT INTO ${table} (conversation_id, position, role, content, tool_calls, reasoning,
+      tool_call_id, tool_name, is_error, media)
+    SELECT conv, last_pos + m.o::int, m.r, m.c, m.tc::jsonb, m.rs::jsonb, m.tci, m.tn, m.ie,
+      m.md::jsonb
+    FROM unnest(roles, contents, tool_calls, reasonings, tool_call_ids, tool_names, is_errors,
+      medias) WITH ORDINALITY AS m(r, c, tc, rs, tci, tn, ie, md, o);
+  IF keep_last IS NULL THEN RETURN; END IF;
+  end_pos := last_pos + cardinality(roles);
+  SELECT position INTO first_pos FROM ${table} WHERE conversation_id = conv AND role <> 'system'
+    ORDER BY position LIMIT 1;
+  SELECT count(*) INTO systems FROM ${table} WHERE conversation_id = conv AND position < first_pos;
+  IF systems + end_pos - first_pos + 1 <= keep_last THEN RETURN; END IF;
+  start_pos := coalesce(
+    (SELECT position FROM ${table} WHERE conversation_id = conv
+      AND position >= end_pos + 1 - greatest(0, keep_last - systems) AND role = 'user'
+      ORDER BY position LIMIT 1),
+    (SELECT position FROM ${table} WHERE conversation_id = conv
+      AND position >= end_pos + 1 - greatest(0, keep_last - systems) AND role <> 'tool'
+      ORDER BY position LIMIT 1),
+    end_pos + 1);
+  DELETE FROM ${table} WHERE conversation_id = conv AND position >= first_pos
+    AND position < start_pos;
+END
+$fn$;`;
 }
 
 /** The columns of a `MessageRow`, as text. */
@@ -57,6 +126,9 @@ export function postgresStatements(tableName: string) {
           AND role <> 'tool' ORDER BY position LIMIT 1),
         $3::int) AS position`,
     dropRange: `DELETE FROM ${table} WHERE conversation_id = $1 AND position >= $2 AND position < $3`,
+    // The whole append in one statement (postgresAppendFunctionSql).
+    append: `SELECT "${appendFunctionName(tableName)}"($1, $2, $3::text[], $4::text[],
+        $5::text[], $6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::int)`,
     // The leading system rows and the newest $2 after them, in order, from one snapshot.
     // The newest rows are read by a plain `ORDER BY position DESC LIMIT` (a backward scan
     // of the primary key that stops after $2 rows, whatever the statistics say; a lower

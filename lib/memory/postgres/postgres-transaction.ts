@@ -15,7 +15,8 @@ const COMMITTING = Symbol('rx-advisors.postgres.committing');
  * again then.
  * @internal
  * @param pool Where the connection comes from.
- * @param lock The lock statement (`$1`: the key), see `postgresStatements`.
+ * @param lock The lock statement (`$1`: the key), see `postgresStatements`; `undefined`
+ *   when `work` takes the lock itself (the append function).
  * @param key The lock's key.
  * @param work The statements of the transaction.
  * @param options `listen`: watch the client's `error` event while the transaction runs;
@@ -23,7 +24,7 @@ const COMMITTING = Symbol('rx-advisors.postgres.committing');
  */
 export function lockedTransaction(
   pool: Pool,
-  lock: string,
+  lock: string | undefined,
   key: string,
   work: (client: ClientBase) => Promise<void>,
   options: { listen: boolean; idempotent?: boolean },
@@ -37,7 +38,7 @@ export function lockedTransaction(
 async function attempt(
   pool: Pool,
   fresh: boolean,
-  lock: string,
+  lock: string | undefined,
   key: string,
   work: (client: ClientBase) => Promise<void>,
   listen: boolean,
@@ -51,7 +52,7 @@ async function attempt(
   if (listen) client.on('error', onError);
   try {
     await client.query('BEGIN');
-    await client.query(lock, [key]);
+    if (lock !== undefined) await client.query(lock, [key]);
     await work(client);
     sentCommit = true;
     await client.query('COMMIT');

@@ -2,7 +2,7 @@ import type { Message } from '../../core/message.js';
 import { validateOptions, withDefaults } from '../../core/validate-options.js';
 import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-memory-error.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
-import { appendChecked, checkLimit, leadingSystemCount } from '../append-window.js';
+import { appendChecked, findLastChecked, leadingSystemCount } from '../append-window.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
 import {
   REDIS_CHAT_MEMORY_DEFAULTS,
@@ -99,15 +99,16 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
    * @returns The leading system messages and those newest ones, in saved order (one
    *   `LRANGE` of `limit` rows).
    */
-  async findLast(conversationId: string, limit: number): Promise<Message[]> {
-    const newest = checkLimit(limit);
-    const { messages, legacy } = await this.read(conversationId, String(newest));
-    if (!legacy) return messages;
-    const systems = leadingSystemCount(messages);
-    return [
-      ...messages.slice(0, systems),
-      ...messages.slice(Math.max(systems, messages.length - newest)),
-    ];
+  findLast(conversationId: string, limit: number): Promise<Message[]> {
+    return findLastChecked(limit, async (newest) => {
+      const { messages, legacy } = await this.read(conversationId, String(newest));
+      if (!legacy) return messages;
+      const systems = leadingSystemCount(messages);
+      return [
+        ...messages.slice(0, systems),
+        ...messages.slice(Math.max(systems, messages.length - newest)),
+      ];
+    });
   }
 
   /**

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Message } from '../../core/message.js';
 import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-memory-error.js';
-import { appendChecked, checkLimit, rejected } from '../append-window.js';
+import { appendChecked, findLastChecked } from '../append-window.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
 import { decodeTableRows } from '../decode-table-rows.js';
 import type { MessageRow } from '../message-row.js';
@@ -66,7 +66,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
    */
   findByConversationId(conversationId: string): Promise<Message[]> {
     return this.run('read', conversationId, (s) =>
-      this.decode(conversationId, s.select.all(conversationId)),
+      this.decode(conversationId, s.select(conversationId)),
     );
   }
 
@@ -105,14 +105,10 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
    * @returns The leading system messages and those newest ones, in saved order.
    */
   findLast(conversationId: string, limit: number): Promise<Message[]> {
-    let newest: number;
-    try {
-      newest = checkLimit(limit);
-    } catch (error) {
-      return rejected(error);
-    }
-    return this.run('read', conversationId, (s) =>
-      this.decode(conversationId, s.findLast(conversationId, newest)),
+    return findLastChecked(limit, (newest) =>
+      this.run('read', conversationId, (s) =>
+        this.decode(conversationId, s.findLast(conversationId, newest)),
+      ),
     );
   }
 

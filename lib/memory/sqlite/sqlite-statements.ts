@@ -2,7 +2,12 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Message } from '../../core/message.js';
 import { toRow, type MessageRow } from '../message-row.js';
 import { createSqliteTable } from './sqlite-schema.js';
-import { prepareSqliteWindow, type SqliteInsert } from './sqlite-window.js';
+import {
+  prepareRows,
+  prepareSqliteWindow,
+  ROW_COLUMNS,
+  type SqliteInsert,
+} from './sqlite-window.js';
 
 /**
  * Everything `SqliteChatMemoryRepository` runs, prepared once per repository.
@@ -10,7 +15,7 @@ import { prepareSqliteWindow, type SqliteInsert } from './sqlite-window.js';
  */
 export interface SqliteStatements {
   ids: BetterSqlite3.Statement<[], { conversation_id: string }>;
-  select: BetterSqlite3.Statement<[string], MessageRow>;
+  select: (conversationId: string) => MessageRow[];
   remove: BetterSqlite3.Statement<[string]>;
   replace: (conversationId: string, messages: readonly Message[]) => void;
   append: (conversationId: string, messages: readonly Message[], keepLast?: number) => void;
@@ -52,9 +57,9 @@ export function prepareSqliteStatements(
     ids: db.prepare<[], { conversation_id: string }>(
       `SELECT DISTINCT conversation_id FROM ${table} ORDER BY conversation_id`,
     ),
-    select: db.prepare<[string], MessageRow>(
-      `SELECT role, content, tool_calls, reasoning, tool_call_id, tool_name, is_error, media
-         FROM ${table} WHERE conversation_id = ? ORDER BY position`,
+    select: prepareRows<[string]>(
+      db,
+      `SELECT ${ROW_COLUMNS} FROM ${table} WHERE conversation_id = ? ORDER BY position`,
     ),
     remove,
     // IMMEDIATE takes the write lock up front, so a busy database fails before any change.
