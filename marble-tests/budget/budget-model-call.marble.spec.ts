@@ -81,7 +81,7 @@ describe('BudgetAdvisor model call (marble)', () => {
 
   it('completes with an empty model stream', () => {
     testScheduler.run(({ cold, expectObservable }) => {
-      const stream = cold('---|');
+      const stream = cold<ChatChunk>('---|');
       expectObservable(run$(MockChatModel.fromStreams([stream]), { maxOutputTokens: 5 })).toBe(
         '---|',
       );
