@@ -41,12 +41,10 @@ const RULES: OptionRules<EmbeddingToolIndexOptions> = {
     'an EmbeddingModel (an object with embed(texts))',
     (value) => typeof (value as { embed?: unknown } | null)?.embed === 'function',
   ),
-  store: Rules.custom(
-    'a VectorStore (an object with add, delete and similaritySearch)',
-    (value) =>
-      ['add', 'delete', 'similaritySearch'].every(
-        (method) => typeof (value as Record<string, unknown> | null)?.[method] === 'function',
-      ),
+  store: Rules.custom('a VectorStore (an object with add, delete and similaritySearch)', (value) =>
+    ['add', 'delete', 'similaritySearch'].every(
+      (method) => typeof (value as Record<string, unknown> | null)?.[method] === 'function',
+    ),
   ),
   similarityThreshold: Rules.number(-1, 1),
   maxTopK: Rules.integer(1),
