@@ -127,8 +127,7 @@ export function toolSearch(options: ToolSearchOptions = {}): {
 /** What an index returned, as an Observable of one list (an empty Observable: none). */
 function namesOf(found: ReturnType<ToolIndex>): Observable<readonly string[]> {
   if (!isObservable(found)) return from(Promise.resolve(found));
-  const names$ = found as Observable<readonly string[]>;
-  return names$.pipe(take(1), defaultIfEmpty([] as readonly string[]));
+  return found.pipe(take(1), defaultIfEmpty([] as readonly string[]));
 }
 
 /** The tool names the search tool's results in the transcript name. */
