@@ -8,7 +8,12 @@ import { McpToolSource } from './mcp-tool-source.js';
  * Options of {@link reindexOnListChanged}.
  * @example
  * ```ts
- * import type { ReindexOnListChangedOptions } from 'rx-advisors/mcp';
+ * import type { ToolIndex } from 'rx-advisors';
+ * import type { McpToolSource, ReindexOnListChangedOptions } from 'rx-advisors/mcp';
+ *
+ * declare const index: ToolIndex;
+ * declare const files: McpToolSource;
+ * declare const crm: McpToolSource;
  * const options: ReindexOnListChangedOptions = { index, sources: [files, crm] };
  * ```
  */
@@ -29,8 +34,10 @@ export interface ReindexOnListChangedOptions {
  * @example
  * ```ts
  * import { embeddingToolIndex, toolSearch } from 'rx-advisors';
- * import { McpToolSource, mcpToolsAdvisor, reindexOnListChanged } from 'rx-advisors/mcp';
+ * import { McpToolSource, reindexOnListChanged } from 'rx-advisors/mcp';
+ * import type { EmbeddingModel } from 'rx-advisors/rag';
  *
+ * declare const embeddingModel: EmbeddingModel;
  * const crm = new McpToolSource({ server: { url: 'http://localhost:3001/mcp' } });
  * const index = embeddingToolIndex({ embeddingModel });
  * const reindexing = reindexOnListChanged({ index, sources: crm });

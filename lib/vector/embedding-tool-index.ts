@@ -19,6 +19,9 @@ import type { VectorStore } from './vector-store.js';
  * @example
  * ```ts
  * import type { EmbeddingToolIndexOptions } from 'rx-advisors';
+ * import type { EmbeddingModel } from 'rx-advisors/rag';
+ *
+ * declare const embeddingModel: EmbeddingModel;
  * const options: EmbeddingToolIndexOptions = { embeddingModel, similarityThreshold: 0.2 };
  * ```
  */
@@ -62,6 +65,7 @@ const RULES: OptionRules<EmbeddingToolIndexOptions> = {
  * the model sees the search tool's error result.
  * @example
  * ```ts
+ * import OpenAI from 'openai';
  * import { embeddingToolIndex, toolSearch } from 'rx-advisors';
  * import { OpenAiEmbeddingModel } from 'rx-advisors/openai';
  *
