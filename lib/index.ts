@@ -272,3 +272,7 @@ export {
   type ToolIndex,
   type ToolSearchOptions,
 } from './tools/tool-search.js';
+export {
+  embeddingToolIndex,
+  type EmbeddingToolIndexOptions,
+} from './vector/embedding-tool-index.js';

@@ -4,6 +4,10 @@
 // The tool source and the advisor
 export { McpToolSource } from './mcp-tool-source.js';
 export { mcpToolsAdvisor, type McpToolsAdvisorOptions } from './mcp-tools-advisor.js';
+export {
+  reindexOnListChanged,
+  type ReindexOnListChangedOptions,
+} from './reindex-on-list-changed.js';
 
 // Options
 export type {

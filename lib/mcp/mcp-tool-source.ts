@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Subject, type Observable } from 'rxjs';
 import type { Tool } from '../core/tool.js';
 import { McpConnectionError } from '../errors/mcp-connection-error.js';
 import { schemaDepth } from './schema-depth.js';
@@ -41,6 +42,12 @@ export class McpToolSource {
   private listing: Promise<readonly Tool[]> | undefined;
   /** Bumped by every change notice, so a listing that raced with one is not cached. */
   private version = 0;
+  private readonly changes = new Subject<void>();
+  /**
+   * Emits when the cached tools go stale: `list_changed`, a reconnection, `refresh()`
+   * (`reindexOnListChanged` invalidates a tool index on it). Hot; never errors.
+   */
+  readonly toolsChanged$: Observable<void> = this.changes.asObservable();
 
   /** @param options The server and how its tools are offered. */
   constructor(options: McpToolSourceOptions) {
@@ -82,6 +89,7 @@ export class McpToolSource {
   refresh(): void {
     this.version += 1;
     this.listing = undefined;
+    this.changes.next();
   }
 
   /**

@@ -11,7 +11,7 @@ import type { ToolMessage } from '../core/message.js';
 import { ToolLoopTranscript } from '../core/tool-loop-transcript.js';
 import { ToolLoopLimitError } from '../errors/tool-loop-limit-error.js';
 import { TooManyToolCallsError } from '../errors/too-many-tool-calls-error.js';
-import { finalChunks, returnDirectText, toToolResultChunk } from './loop-chunks.js';
+import { finalChunks, returnDirectText, toToolEvent, toToolResultChunk } from './loop-chunks.js';
 import { RoundAssembly } from './round-assembly.js';
 import {
   asObservable,
@@ -26,7 +26,6 @@ import { firstStop } from './stop-conditions.js';
 import { prepareRequest } from './prepare-round.js';
 import { roundInterceptors } from './repair-tool-call.js';
 import type { Tool } from '../core/tool.js';
-import { isToolMessage, type ToolCallEvent } from './tool-call-results.js';
 import { resumeApprovals, resumedRound } from './approval-resume.js';
 import {
   ApprovalOutcome,
@@ -42,10 +41,6 @@ import { renameRepeatedIds } from './unique-tool-call-ids.js';
 
 const keepNone = (): boolean => false;
 const keepAll = (): boolean => true;
-
-/** A finished call as its `tool-result` chunk; a preliminary result goes out as it is. */
-const toToolEvent = (event: ToolCallEvent): ChatChunk =>
-  isToolMessage(event) ? toToolResultChunk(event) : event;
 
 /**
  * One run of the tool loop (one subscription of `ToolCallingAdvisor.advise`): a round is
@@ -143,7 +138,8 @@ export class ToolLoopRun {
     if (!returnDirect && state.round >= options.maxRounds) {
       throw new ToolLoopLimitError({ rounds: state.round, maxRounds: options.maxRounds });
     }
-    const round: ToolRound = { request, response, calls: toolCalls, offered, returnDirect };
+    const { held } = assembly;
+    const round: ToolRound = { request, response, calls: toolCalls, offered, returnDirect, held };
     if (!emitToolEvents) return this.tools$(round);
     // Calls the model sent only as deltas, or under a repeated id, are announced now.
     const unannounced = assembly.sawToolCall ? renamed : toolCalls;
@@ -268,7 +264,8 @@ export class ToolLoopRun {
       return [returnDirectText(results), ...this.loopEnd('return-direct')];
     }
     const stop = firstStop(this.options.stopWhen, response, results, state);
-    if (stop !== undefined) return this.loopEnd(response.finishReason, stop);
+    // Under preamble 'drop' the round a condition stops at is the last: its text goes out.
+    if (stop) return [...(round.held ?? []), ...this.loopEnd(response.finishReason, stop)];
     const messages = this.hooks.nextRoundMessages(request, response, results, state);
     return [new LoopStep(request.withMessages(messages))];
   }

@@ -1,3 +1,4 @@
+import type { TextDeltaChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { ChatResponse } from '../core/chat-response.js';
 import type { ToolCall, ToolMessage } from '../core/message.js';
@@ -14,6 +15,8 @@ export interface ToolRound {
   readonly calls: readonly ToolCall[];
   readonly offered: ReadonlyMap<string, Tool>;
   readonly returnDirect: boolean;
+  /** The round's text held under `preamble: 'drop'`: sent if a stop condition ends the loop here. */
+  readonly held?: readonly TextDeltaChunk[] | undefined;
   /** A round paused in an earlier request, resumed with its decisions (no model call now). */
   readonly resumed?: {
     readonly decisions: ReadonlyMap<string, ToolApprovalDecision>;

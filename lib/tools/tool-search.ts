@@ -1,32 +1,18 @@
-import { from, map, type Observable } from 'rxjs';
+import { defaultIfEmpty, from, isObservable, map, take, type Observable } from 'rxjs';
 import type { Message } from '../core/message.js';
 import type { Tool } from '../core/tool.js';
+import type { ToolIndex } from '../core/tool-index.js';
 import { Rules, validateOptions, withDefaults } from '../core/validate-options.js';
 import type { PrepareRound } from './prepare-round.js';
 import { tool } from './tool-fn.js';
 
-/**
- * Finds the tools that match a query among those the request offers. Pluggable: the
- * default scores keywords of names and descriptions; an embedding index (through the
- * vector contract) fits the same shape.
- * @example
- * ```ts
- * import type { ToolIndex } from 'rx-advisors';
- * const byPrefix: ToolIndex = (query, tools, limit) =>
- *   tools.filter((t) => t.name.startsWith(query)).slice(0, limit).map((t) => t.name);
- * ```
- */
-export type ToolIndex = (
-  query: string,
-  tools: readonly Tool[],
-  limit: number,
-) => readonly string[] | PromiseLike<readonly string[]>;
+export type { ToolIndex };
 
 /** Options of {@link toolSearch}. */
 export interface ToolSearchOptions {
   /** The search tool's name; default `'searchTools'`. */
   name?: string;
-  /** How tools are found; default {@link keywordToolIndex}. */
+  /** How tools are found; default {@link keywordToolIndex} (or `embeddingToolIndex`). */
   index?: ToolIndex;
   /** Tools a search returns at most; default 5. */
   maxResults?: number;
@@ -45,7 +31,11 @@ export interface ToolSearchOptions {
  * @param limit How many names at most.
  * @returns The names of the matching tools.
  */
-export const keywordToolIndex: ToolIndex = (query, tools, limit) => {
+export const keywordToolIndex = (
+  query: string,
+  tools: readonly Tool[],
+  limit: number,
+): readonly string[] => {
   const words = query
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
@@ -114,7 +104,7 @@ export function toolSearch(options: ToolSearchOptions = {}): {
     execute: ({ query }: { query: string }, context): Observable<string> => {
       const offered = (context.callContext?.get(key) ?? []) as readonly Tool[];
       const candidates = offered.filter((t) => t.name !== name);
-      return from(Promise.resolve(index(query, candidates, maxResults))).pipe(
+      return namesOf(index(query, candidates, maxResults)).pipe(
         map((names) => {
           const found = candidates.filter((t) => names.includes(t.name));
           return JSON.stringify({
@@ -132,6 +122,12 @@ export function toolSearch(options: ToolSearchOptions = {}): {
     };
   };
   return { tool: search, prepareRound };
+}
+
+/** What an index returned, as an Observable of one list (an empty Observable: none). */
+function namesOf(found: ReturnType<ToolIndex>): Observable<readonly string[]> {
+  if (!isObservable(found)) return from(Promise.resolve(found));
+  return found.pipe(take(1), defaultIfEmpty([] as readonly string[]));
 }
 
 /** The tool names the search tool's results in the transcript name. */

@@ -189,6 +189,29 @@ describe('ToolCallingAdvisor stopWhen (marble)', () => {
     expect(model.requests).toHaveLength(1);
   });
 
+  it("sends the text held under preamble 'drop' when a condition stops the loop at that round", () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const round1 = cold('-a-(cuf|)', {
+        a: text('Here is the answer.'),
+        c: call('c1', 'answer'),
+        u: usage(10, 5),
+        f: finish('tool-calls'),
+      });
+      const round2 = cold('-x(f|)', { x: text('never'), f: finish('stop') });
+      const ran: string[] = [];
+      const model = MockChatModel.fromStreams([round1, round2]);
+      const options = { stopWhen: hasToolCall('answer'), preamble: 'drop' as const };
+      // Held at frame 1; the stopped round is the last one, so its text goes out at its end.
+      expectObservable(loop$(model, makeTools(ran), options)).toBe('---(amuf|)', {
+        a: text('Here is the answer.'),
+        m: meta(1, { type: 'stop-condition', condition: 'hasToolCall("answer")', round: 1 }),
+        u: total(10, 5),
+        f: finish('tool-calls'),
+      });
+      expectSubscriptions(round2.subscriptions).toBe([]);
+    });
+  });
+
   it('fails with a LoopHookError naming stopWhen when a condition throws', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const round1 = cold('-(cf|)', { c: call('c1', 'search'), f: finish('tool-calls') });
