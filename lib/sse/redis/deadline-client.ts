@@ -6,7 +6,7 @@ import type { RedisStreamsClient, RedisStreamsConnection } from './redis-streams
 interface Pending {
   readonly command: string;
   readonly since: number;
-  readonly reject: (error: unknown) => void;
+  readonly reject: (error: RedisUnavailableError) => void;
 }
 
 /**
@@ -31,25 +31,15 @@ export class DeadlineClient implements RedisStreamsClient {
   ) {}
 
   sendCommand(args: string[]): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      const entry: Pending = { command: args[0] ?? '', since: Date.now(), reject };
-      this.pending.add(entry);
-      this.watch();
-      let sent: Promise<unknown>;
-      try {
-        sent = this.client.sendCommand(args, { abortSignal: this.epoch.signal });
-      } catch (error) {
-        sent = Promise.reject(error);
-      }
-      sent.then(
-        (reply) => {
-          if (this.pending.delete(entry)) resolve(reply);
-        },
-        (error: unknown) => {
-          if (this.pending.delete(entry)) reject(error);
-        },
-      );
-    });
+    let expire: (error: RedisUnavailableError) => void = () => undefined;
+    const expired = new Promise<never>((_, reject) => (expire = reject));
+    const entry: Pending = { command: args[0] ?? '', since: Date.now(), reject: expire };
+    this.pending.add(entry);
+    this.watch();
+    const signal = this.epoch.signal;
+    // async: a client that throws instead of rejecting fails the same way.
+    const sent = (async () => this.client.sendCommand(args, { abortSignal: signal }))();
+    return Promise.race([sent.finally(() => this.pending.delete(entry)), expired]);
   }
 
   duplicate(): RedisStreamsConnection {
@@ -85,7 +75,9 @@ export class DeadlineClient implements RedisStreamsClient {
     this.epoch.abort();
     this.epoch = unboundedAbortController();
     for (const entry of waiting) {
-      entry.reject(new RedisUnavailableError({ command: entry.command, waited: now - entry.since }));
+      entry.reject(
+        new RedisUnavailableError({ command: entry.command, waited: now - entry.since }),
+      );
     }
   }
 }

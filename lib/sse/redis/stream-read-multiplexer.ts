@@ -203,22 +203,11 @@ export class StreamReadMultiplexer {
  * @internal
  */
 export function within<T>(promise: Promise<T>, ms: number, command: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new RedisUnavailableError({ command, waited: ms })),
-      ms,
-    );
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RedisUnavailableError({ command, waited: ms })), ms);
   });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
 /** @internal */

@@ -104,7 +104,9 @@ describeWith(plan)('RedisResumableStreams during a Redis outage', () => {
           return next.live.observed;
         });
         next.live.next(delta('back'));
-        await waitUntil('the new frame on A', () => Promise.resolve(again.join('').includes('back')));
+        await waitUntil('the new frame on A', () =>
+          Promise.resolve(again.join('').includes('back')),
+        );
         const onB2: string[] = [];
         const resumed = await msUntil(up, 'a resume on B', async () => {
           onB2.length = 0;
