@@ -50,7 +50,10 @@ const MIN_COMMAND_DEADLINE_MS = 1000;
  * stops it; heartbeats catch a lost message, a stream nobody reads (expired) and a stream
  * whose instance died. Connections per process: the client you pass, plus two it
  * duplicates (one multiplexes every blocking read of the process, one listens to
- * pub/sub), whatever the number of streams.
+ * pub/sub), whatever the number of streams. Every command has a deadline (`readRetry`),
+ * whatever the client's offline queue: when Redis is away, an append fails with a
+ * `RedisUnavailableError` (the model call stops), readers get the error event, and once
+ * Redis answers again the stopped streams are marked ended and new ones work.
  *
  * @example
  * ```ts
