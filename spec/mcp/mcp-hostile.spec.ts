@@ -87,6 +87,71 @@ describe('MCP hostile servers (issue 30, point 12)', () => {
     expect(await new McpToolSource({ server: { client: shallow } }).listTools()).toHaveLength(1);
   });
 
+  it('a self-referencing ($ref) input schema is accepted: the tool runs with nested arguments, wrong ones are refused, nothing recurses without end', async () => {
+    // A tree: each node's children are nodes again (`$ref` into `$defs`), and a root that
+    // refers to itself (`$ref: '#'`). Valid JSON Schema, finite as JSON, infinite if expanded.
+    const tree = {
+      type: 'object',
+      properties: { root: { $ref: '#/$defs/node' } },
+      required: ['root'],
+      $defs: {
+        node: {
+          type: 'object',
+          properties: {
+            label: { type: 'string' },
+            children: { type: 'array', items: { $ref: '#/$defs/node' } },
+          },
+          required: ['label'],
+        },
+      },
+    };
+    const self = { type: 'object', properties: { next: { $ref: '#' }, n: { type: 'number' } } };
+    const received: unknown[] = [];
+    const client = await hostile(
+      () => [
+        { name: 'tree', inputSchema: tree },
+        { name: 'chain', inputSchema: self },
+      ],
+      (name) => ({ content: [{ type: 'text', text: `ran ${name}` }] }),
+    );
+    const tools = await new McpToolSource({ server: { client } }).listTools();
+    expect(tools.map((t) => t.name)).toEqual(['tree', 'chain']);
+    let nested: Record<string, unknown> = { label: 'leaf' };
+    for (let i = 0; i < 20; i++) nested = { label: `n${i}`, children: [nested] };
+    let chain: Record<string, unknown> = { n: 0 };
+    for (let i = 1; i < 20; i++) chain = { n: i, next: chain };
+    // Arguments as deep as the recursive schema allows (unbounded): the JSON depth limit holds.
+    const abyss = `${'{"next":'.repeat(5_000)}{"n":0}${'}'.repeat(5_000)}`;
+    const model = MockChatModel.script([
+      {
+        toolCalls: [
+          { name: 'tree', arguments: { root: nested } },
+          { name: 'chain', arguments: chain },
+          { name: 'tree', arguments: { root: { children: [{ label: 1 }] } } },
+          { name: 'chain', arguments: abyss },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const chat = ChatClient.builder(model)
+      .defaultAdvisors(new ToolCallingAdvisor())
+      .defaultTools(...tools)
+      .build();
+    expect(await lastValueFrom(chat.prompt('Go').call().content())).toBe('done');
+    const results = model.requests[1].messages.filter((m) => m.role === 'tool');
+    received.push(...results.map((m) => (m as { content: string }).content));
+    expect(received[0]).toContain('ran tree');
+    expect(received[1]).toContain('ran chain');
+    // The third call breaks the schema inside the recursion: refused before the server sees it.
+    expect(received[2]).not.toContain('ran tree');
+    expect(received[2]).toContain('/root/children/0/label: must be string');
+    expect(results[2]).toMatchObject({ isError: true });
+    expect(received[3]).not.toContain('ran chain');
+    expect(results[3]).toMatchObject({ isError: true });
+    expect(received[3]).toContain('maxDepth 64');
+    expect(received[3]).not.toContain('call stack');
+  });
+
   it('a tool that never answers: aborting the call cancels it on the server', async () => {
     let cancelled = false;
     const client = await hostile(

@@ -7,3 +7,4 @@ export {
 export { RedisResumableStreamStore } from './redis-resumable-stream-store.js';
 export type { RedisResumableStreamStoreOptions } from './redis-resumable-stream-store-options.js';
 export type { RedisStreamsClient, RedisStreamsConnection } from './redis-streams-client.js';
+export { RedisUnavailableError } from '../../errors/redis-unavailable-error.js';

@@ -34,7 +34,12 @@ export interface RedisResumableStreamStoreOptions {
   heartbeatInterval?: number;
   /** Milliseconds a blocking read waits on the server before it is sent again. Default 1000. */
   blockTimeout?: number;
-  /** Milliseconds readers wait for Redis to come back before they fail. Default 10000. */
+  /**
+   * Milliseconds the store waits for Redis, whatever the client's offline queue: a command
+   * not answered within it (at least 1000) fails with a `RedisUnavailableError` (an append:
+   * its stream ends and the model call stops), and readers whose connection keeps failing
+   * that long get the protocol's error event. Default 10000.
+   */
   readRetry?: number;
 }
 

@@ -31,11 +31,15 @@ import {
   CREATE_SCRIPT,
   TOUCH_SCRIPT,
 } from './redis-stream-scripts.js';
-import type { RedisStreamsClient } from './redis-streams-client.js';
+import { DeadlineClient } from './deadline-client.js';
+import { PendingEnds } from './pending-ends.js';
 import { runScript } from './run-script.js';
 import { ended, evicted, streamError } from './stream-errors.js';
 import { streamKeys, type StreamKeys } from './stream-keys.js';
 import { StreamReadMultiplexer, type StreamReader } from './stream-read-multiplexer.js';
+
+/** The least time a command may wait for its answer, whatever `readRetry`. */
+const MIN_COMMAND_DEADLINE_MS = 1000;
 
 /**
  * A {@link ResumableStreamStore} on Redis: a stream started on one instance can be resumed,
@@ -46,7 +50,10 @@ import { StreamReadMultiplexer, type StreamReader } from './stream-read-multiple
  * stops it; heartbeats catch a lost message, a stream nobody reads (expired) and a stream
  * whose instance died. Connections per process: the client you pass, plus two it
  * duplicates (one multiplexes every blocking read of the process, one listens to
- * pub/sub), whatever the number of streams.
+ * pub/sub), whatever the number of streams. Every command has a deadline (`readRetry`),
+ * whatever the client's offline queue: when Redis is away, an append fails with a
+ * `RedisUnavailableError` (the model call stops), readers get the error event, and once
+ * Redis answers again the stopped streams are marked ended and new ones work.
  *
  * @example
  * ```ts
@@ -59,7 +66,7 @@ import { StreamReadMultiplexer, type StreamReader } from './stream-read-multiple
  * ```
  */
 export class RedisResumableStreamStore implements ResumableStreamStore {
-  private readonly client: RedisStreamsClient;
+  private readonly client: DeadlineClient;
   private readonly options: Required<Omit<RedisResumableStreamStoreOptions, 'client'>>;
   private readonly heartbeat: number;
   private readonly channel: string;
@@ -67,6 +74,8 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
   private readonly signals: EndedSignals;
   /** Streams whose `ended` this instance watches: the ones it runs. */
   private readonly producing = new Map<string, ResumableStreamKey>();
+  /** Streams whose end could not be written (Redis away): written once Redis answers. */
+  private readonly unended = new PendingEnds((key) => this.cancel(key));
 
   /** @param options The client, key prefix, bounds, ttl and timings. */
   constructor(options: RedisResumableStreamStoreOptions) {
@@ -74,12 +83,12 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
       REDIS_STORE_DEFAULTS,
       validateOptions(options, REDIS_STORE_RULES),
     );
-    this.client = client;
+    this.client = new DeadlineClient(client, Math.max(rest.readRetry, MIN_COMMAND_DEADLINE_MS));
     this.options = rest;
     this.heartbeat = Math.max(10, Math.min(rest.heartbeatInterval, Math.floor(rest.ttl / 3)));
     this.channel = `${rest.keyPrefix}ended`;
-    this.reads = new StreamReadMultiplexer(client, rest.blockTimeout, rest.readRetry);
-    this.signals = new EndedSignals(client, this.channel);
+    this.reads = new StreamReadMultiplexer(this.client, rest.blockTimeout, rest.readRetry);
+    this.signals = new EndedSignals(this.client, this.channel);
   }
 
   /** Stream keys this process reads (one blocking connection serves them all). */
@@ -89,6 +98,7 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
 
   async create(key: ResumableStreamKey, info: ResumableStreamInfo): Promise<void> {
     const k = this.keys(key);
+    this.unended.delete(k.base); // a new stream under this key: not the old one's end
     // The first append of this stream must find its script loaded (see `eval`).
     await this.client.sendCommand(['SCRIPT', 'LOAD', APPEND_SCRIPT]);
     const created = await this.eval(
@@ -178,11 +188,18 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
 
   async cancel(key: ResumableStreamKey): Promise<boolean> {
     const k = this.keys(key);
-    const cancelled = await this.eval(
-      CANCEL_SCRIPT,
-      [k.meta, k.frames, k.alive],
-      [this.channel, k.base, String(this.options.ttl)],
-    );
+    let cancelled: unknown;
+    try {
+      cancelled = await this.eval(
+        CANCEL_SCRIPT,
+        [k.meta, k.frames, k.alive],
+        [this.channel, k.base, String(this.options.ttl)],
+      );
+    } catch (error) {
+      this.unended.add(k.base, key);
+      throw error;
+    }
+    this.unended.delete(k.base);
     if (cancelled === 1) this.signals.raise(k.base);
     return cancelled === 1;
   }
@@ -214,8 +231,10 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
   async clear(): Promise<void> {
     const running = [...this.producing.values()];
     await Promise.allSettled(running.map((key) => this.cancel(key)));
+    this.unended.close();
     this.reads.close();
     this.signals.close();
+    this.client.close();
   }
 
   /** The frames after `after` from the multiplexed reader, ended by the end marker. */

@@ -15,9 +15,12 @@
 export interface RedisStreamsClient {
   /**
    * @param args The command and its arguments.
+   * @param options `abortSignal`: the store aborts commands still queued in the client once
+   *   Redis has not answered within `readRetry` (node-redis v5 drops them from its queue;
+   *   a client that ignores it is still failed on time, but may send them later).
    * @returns The server's reply (RESP2 shapes: arrays, strings, numbers, null).
    */
-  sendCommand(args: string[]): Promise<unknown>;
+  sendCommand(args: string[], options?: { abortSignal?: AbortSignal }): Promise<unknown>;
   /** @returns A new, unconnected client with the same options. */
   duplicate(): RedisStreamsConnection;
 }

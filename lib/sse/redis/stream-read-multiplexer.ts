@@ -1,8 +1,15 @@
+import { RedisUnavailableError } from '../../errors/redis-unavailable-error.js';
 import type { RedisStreamsClient, RedisStreamsConnection } from './redis-streams-client.js';
 import { compareStreamIds, formatStreamId, parseStreamId, type StreamId } from './stream-id.js';
 
 /** Milliseconds frames gather between two reads while they keep coming. */
 const BATCH_MS = 5;
+/** Milliseconds a new read connection may take to connect before a fresh one is tried. */
+const CONNECT_WINDOW_MS = 1000;
+/** Milliseconds past its BLOCK time a blocking read may take before its connection is dropped. */
+const READ_GRACE_MS = 1000;
+/** Milliseconds between two attempts while reads fail. */
+const RETRY_PAUSE_MS = 100;
 
 /** One entry of a Redis Stream: its id and its fields as [name, value, …]. @internal */
 export type StreamEntry = readonly [id: StreamId, fields: readonly string[]];
@@ -114,31 +121,34 @@ export class StreamReadMultiplexer {
     while (this.readers.size > 0 && !this.closed) {
       const keys = [...this.readers.keys()];
       const ids = keys.map((key) => formatStreamId(this.lowest(key)));
+      const started = Date.now();
       let reply: unknown;
       try {
         const connection = await this.connect();
         this.sent = this.generation;
         this.blocked = true;
-        reply = await connection.sendCommand([
+        const read = ['XREAD', 'COUNT', '1000', 'BLOCK', String(this.blockMs), 'STREAMS'];
+        // A blocking read answers within its BLOCK time; one that does not is on a dead
+        // connection (a silent outage, a reconnect the client waits for).
+        reply = await within(
+          connection.sendCommand([...read, ...keys, ...ids]),
+          this.blockMs + READ_GRACE_MS,
           'XREAD',
-          'COUNT',
-          '1000',
-          'BLOCK',
-          String(this.blockMs),
-          'STREAMS',
-          ...keys,
-          ...ids,
-        ]);
+        );
         failingSince = undefined;
       } catch (error) {
-        this.connectionId = undefined;
-        failingSince ??= Date.now();
-        if (Date.now() - failingSince >= this.retryMs) {
-          for (const set of this.readers.values()) for (const reader of set) reader.fail(error);
+        // A fresh connection next time: no stale CLIENT ID, no reconnect back-off of the old
+        // one, so reads resume as soon as Redis answers again.
+        this.drop();
+        failingSince ??= Math.min(Date.now(), started + this.blockMs);
+        const waited = Date.now() - failingSince;
+        if (waited >= this.retryMs) {
+          const failure = new RedisUnavailableError({ command: 'XREAD', waited, cause: error });
+          for (const set of this.readers.values()) for (const reader of set) reader.fail(failure);
           this.readers.clear();
           return;
         }
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
         continue;
       } finally {
         this.blocked = false;
@@ -171,11 +181,33 @@ export class StreamReadMultiplexer {
       const connection = this.client.duplicate();
       connection.on('error', () => undefined); // reported through failed reads
       this.connection = connection;
-      await connection.connect();
+      await within(connection.connect(), CONNECT_WINDOW_MS, 'connect');
     }
-    this.connectionId ??= String(await this.connection.sendCommand(['CLIENT', 'ID']));
+    this.connectionId ??= String(
+      await within(this.connection.sendCommand(['CLIENT', 'ID']), CONNECT_WINDOW_MS, 'CLIENT'),
+    );
     return this.connection;
   }
+
+  /** Closes the read connection after a failure; the next read opens a new one. */
+  private drop(): void {
+    this.connectionId = undefined;
+    const connection = this.connection;
+    this.connection = undefined;
+    if (connection !== undefined) closeConnection(connection);
+  }
+}
+
+/**
+ * `promise`, or a {@link RedisUnavailableError} once `ms` passed without its answer.
+ * @internal
+ */
+export function within<T>(promise: Promise<T>, ms: number, command: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RedisUnavailableError({ command, waited: ms })), ms);
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
 /** @internal */

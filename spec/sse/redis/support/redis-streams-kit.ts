@@ -43,6 +43,7 @@ export interface RedisStreamsFixture {
   /** A new instance on this test's prefix. */
   instance(
     options?: Partial<ConstructorParameters<typeof RedisResumableStreams>[0]>,
+    clientOptions?: { disableOfflineQueue?: boolean },
   ): Promise<RedisResumableStreams>;
 }
 
@@ -79,8 +80,8 @@ export function redisStreamsFixture(plan: StorePlan): RedisStreamsFixture {
     },
     clients,
     subscriptions,
-    async instance(options = {}) {
-      const client: RedisClientType = createClient({ url: this.server.url });
+    async instance(options = {}, clientOptions = {}) {
+      const client: RedisClientType = createClient({ url: this.server.url, ...clientOptions });
       client.on('error', () => undefined);
       await client.connect();
       clients.push(client);
