@@ -74,8 +74,8 @@ describe('toolSearch', () => {
   });
 
   it('takes a pluggable index and validates its options', async () => {
-    expect(await keywordToolIndex('time zone', many, 1)).toEqual(['getTime']);
-    expect(await keywordToolIndex('zzz qqq', many, 3)).toEqual([]);
+    expect(keywordToolIndex('time zone', many, 1)).toEqual(['getTime']);
+    expect(keywordToolIndex('zzz qqq', many, 3)).toEqual([]);
     expect(() => toolSearch({ maxResults: 0 })).toThrow(InvalidOptionsError);
     const calls: string[] = [];
     const search = toolSearch({
