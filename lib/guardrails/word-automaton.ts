@@ -30,25 +30,39 @@ export class WordAutomaton {
   static readonly ROOT = 0;
   /** Transitions taken (goto and failure), for tests that pin linearity without timing. */
   steps = 0;
-  /** The symbol of a node's only child (most nodes of a word trie have one). */
-  private readonly symbol: number[] = [0];
-  /** A node's only child, or -1. */
-  private readonly only: number[] = [-1];
-  /** A node's children once it has two or more. */
-  private readonly many: (Map<number, number> | undefined)[] = [undefined];
-  private readonly fail: number[] = [0];
-  /** The index of a word that ends here or at a node on the failure chain, else -1. */
-  private readonly word: number[] = [-1];
-  /** Symbols from the root to the node. */
-  private readonly depth: number[] = [0];
   /** The largest depth: a stream keeps the positions of that many symbols. */
   readonly maxDepth: number;
+  /** Node `n`'s children are `targets[first[n] .. first[n + 1])`, sorted by `symbols`. */
+  private readonly first: Int32Array;
+  private readonly symbols: Int32Array;
+  private readonly targets: Int32Array;
+  private readonly fail: Int32Array;
+  /** The index of a word that ends at the node or at a node on its failure chain, else -1. */
+  private readonly word: Int32Array;
+  /** Symbols from the root to the node. */
+  private readonly depth: Int32Array;
 
   /** @param words The (normalized, non-empty) words; duplicates are fine. */
   constructor(words: readonly string[]) {
-    words.forEach((word, index) => this.insert(word, index));
+    const trie = buildTrie(words);
+    const count = trie.children.length;
+    this.first = new Int32Array(count + 1);
+    this.symbols = new Int32Array(count - 1);
+    this.targets = new Int32Array(count - 1);
+    let edge = 0;
+    for (let node = 0; node < count; node++) {
+      this.first[node] = edge;
+      for (const [symbol, child] of [...trie.children[node]].sort((a, b) => a[0] - b[0])) {
+        this.symbols[edge] = symbol;
+        this.targets[edge++] = child;
+      }
+    }
+    this.first[count] = edge;
+    this.word = Int32Array.from(trie.word);
+    this.depth = Int32Array.from(trie.depth);
+    this.fail = new Int32Array(count);
     this.link();
-    this.maxDepth = Math.max(0, ...this.depth);
+    this.maxDepth = Math.max(0, ...trie.depth);
   }
 
   /**
@@ -82,70 +96,74 @@ export class WordAutomaton {
     return this.depth[state];
   }
 
+  /** A linear scan over a few children, a binary search over many. */
   private childOf(node: number, symbol: number): number {
-    const many = this.many[node];
-    if (many !== undefined) return many.get(symbol) ?? -1;
-    return this.symbol[node] === symbol ? this.only[node] : -1;
-  }
-
-  private addChild(node: number, symbol: number): number {
-    const child = this.symbol.length;
-    this.symbol.push(0);
-    this.only.push(-1);
-    this.many.push(undefined);
-    this.fail.push(0);
-    this.word.push(-1);
-    this.depth.push(this.depth[node] + 1);
-    const many = this.many[node];
-    if (many !== undefined) {
-      many.set(symbol, child);
-    } else if (this.only[node] < 0) {
-      this.symbol[node] = symbol;
-      this.only[node] = child;
-    } else {
-      this.many[node] = new Map([
-        [this.symbol[node], this.only[node]],
-        [symbol, child],
-      ]);
-      this.only[node] = -1;
+    const { symbols } = this;
+    let low = this.first[node];
+    let high = this.first[node + 1];
+    if (high - low <= 8) {
+      for (; low < high; low++) if (symbols[low] === symbol) return this.targets[low];
+      return -1;
     }
-    return child;
-  }
-
-  private children(node: number): Iterable<[number, number]> {
-    const many = this.many[node];
-    if (many !== undefined) return many;
-    return this.only[node] < 0 ? [] : [[this.symbol[node], this.only[node]]];
-  }
-
-  private insert(word: string, index: number): void {
-    let node = WordAutomaton.ROOT;
-    for (const symbol of symbolsOf(word)) {
-      const child = this.childOf(node, symbol);
-      node = child >= 0 ? child : this.addChild(node, symbol);
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const value = symbols[middle];
+      if (value === symbol) return this.targets[middle];
+      if (value < symbol) low = middle + 1;
+      else high = middle;
     }
-    if (this.word[node] < 0) this.word[node] = index;
+    return -1;
   }
 
   /** Breadth-first failure links; a node inherits the word of its failure target. */
   private link(): void {
-    const queue: number[] = [];
-    for (const [, child] of this.children(WordAutomaton.ROOT)) {
-      this.fail[child] = WordAutomaton.ROOT;
-      queue.push(child);
-    }
+    const { first, symbols, targets, fail, word } = this;
+    const queue: number[] = [WordAutomaton.ROOT];
     for (let head = 0; head < queue.length; head++) {
       const node = queue[head];
-      for (const [symbol, child] of this.children(node)) {
-        let fail = this.fail[node];
-        while (fail !== WordAutomaton.ROOT && this.childOf(fail, symbol) < 0) fail = this.fail[fail];
-        const target = this.childOf(fail, symbol);
-        this.fail[child] = target < 0 ? WordAutomaton.ROOT : target;
-        if (this.word[child] < 0) this.word[child] = this.word[this.fail[child]];
+      for (let edge = first[node]; edge < first[node + 1]; edge++) {
+        const child = targets[edge];
+        let target = WordAutomaton.ROOT;
+        if (node !== WordAutomaton.ROOT) {
+          let state = fail[node];
+          while (state !== WordAutomaton.ROOT && this.childOf(state, symbols[edge]) < 0) {
+            state = fail[state];
+          }
+          target = Math.max(WordAutomaton.ROOT, this.childOf(state, symbols[edge]));
+        }
+        fail[child] = target;
+        if (word[child] < 0) word[child] = word[target];
         queue.push(child);
       }
     }
   }
+}
+
+/** The trie of the words, as read (see {@link symbolsOf}), before it is laid out flat. */
+function buildTrie(words: readonly string[]): {
+  children: Map<number, number>[];
+  word: number[];
+  depth: number[];
+} {
+  const children = [new Map<number, number>()];
+  const word = [-1];
+  const depth = [0];
+  words.forEach((text, index) => {
+    let node = WordAutomaton.ROOT;
+    for (const symbol of symbolsOf(text)) {
+      let child = children[node].get(symbol);
+      if (child === undefined) {
+        child = children.length;
+        children.push(new Map());
+        word.push(-1);
+        depth.push(depth[node] + 1);
+        children[node].set(symbol, child);
+      }
+      node = child;
+    }
+    if (word[node] < 0) word[node] = index;
+  });
+  return { children, word, depth };
 }
 
 /** The symbols the automaton reads for `word` when it starts at a word boundary. */

@@ -103,7 +103,10 @@ export class WordStream {
     if (this.lead >= 0 && text.length > 0) {
       const next = text.charCodeAt(0);
       const paired = next >= 0xdc00 && next <= 0xdfff;
-      this.readOther(paired ? 0x10000 + ((this.lead - 0xd800) << 10) + next - 0xdc00 : this.lead, base - 1);
+      this.readOther(
+        paired ? 0x10000 + ((this.lead - 0xd800) << 10) + next - 0xdc00 : this.lead,
+        base - 1,
+      );
       this.lead = -1;
       if (paired) i = 1;
     }
@@ -112,6 +115,12 @@ export class WordStream {
       if (code < 0x80) {
         if (this.segmentStart >= 0) this.flush();
         if (this.stripMarks) {
+          // Inside a word that no word starts in: nothing to read (the root has one child,
+          // the word-start mark), and no position to keep.
+          if (this.previousIsWord && this.state === WordAutomaton.ROOT && ASCII_WORD[code] === 1) {
+            this.lastWasSpace = false;
+            continue;
+          }
           this.readAscii(code, base + i);
         } else {
           if (this.candidate >= 0) this.decide(ASCII_WORD[code] === 1);

@@ -55,7 +55,8 @@ function randomText(next: () => number, length: number): string {
   let text = '';
   for (let i = 0; i < length; i++) {
     // now and then a word, so that matches are common
-    if (next() < 0.3) text += WORDS[Math.floor(next() * WORDS.length)];
+    if (next() < 0.2)
+      text += ` ${WORDS[Math.floor(next() * WORDS.length)]}${next() < 0.5 ? ' ' : ''}`;
     else text += ALPHABET[Math.floor(next() * ALPHABET.length)];
   }
   return text;
@@ -64,7 +65,7 @@ function randomText(next: () => number, length: number): string {
 /** Splits at random UTF-16 offsets (surrogate pairs may be cut in two). */
 function randomSplit(next: () => number, text: string): string[] {
   const pieces: string[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const size = Math.floor(next() * 6);
     pieces.push(text.slice(i, i + size));
     i += size;
@@ -87,24 +88,27 @@ const setup = (normalization: { stripMarks: boolean }) => {
 };
 
 describe('WordStream', () => {
-  it.each(modes)('finds what the whole-text matcher finds, for random texts and splits (%p)', (mode) => {
-    const { whole, streamed } = setup(mode);
-    const next = random(mode.stripMarks ? 41 : 43);
-    let matches = 0;
-    for (let t = 0; t < 400; t++) {
-      const text = randomText(next, 1 + Math.floor(next() * 14));
-      const expected = whole(text);
-      if (expected !== undefined) matches++;
-      expect([text, streamed([text])]).toEqual([text, expected]);
-      expect([text, streamed([...text])]).toEqual([text, expected]);
-      for (let round = 0; round < 10; round++) {
-        const pieces = randomSplit(next, text);
-        expect([pieces, streamed(pieces)]).toEqual([pieces, expected]);
+  it.each(modes)(
+    'finds what the whole-text matcher finds, for random texts and splits (%p)',
+    (mode) => {
+      const { whole, streamed } = setup(mode);
+      const next = random(mode.stripMarks ? 41 : 43);
+      let matches = 0;
+      for (let t = 0; t < 400; t++) {
+        const text = randomText(next, 1 + Math.floor(next() * 14));
+        const expected = whole(text);
+        if (expected !== undefined) matches++;
+        expect([text, streamed([text])]).toEqual([text, expected]);
+        expect([text, streamed([...text])]).toEqual([text, expected]);
+        for (let round = 0; round < 10; round++) {
+          const pieces = randomSplit(next, text);
+          expect([pieces, streamed(pieces)]).toEqual([pieces, expected]);
+        }
       }
-    }
-    // the texts are not all trivially clean
-    expect(matches).toBeGreaterThan(80);
-  });
+      // the texts are not all trivially clean
+      expect(matches).toBeGreaterThan(100);
+    },
+  );
 
   it.each(modes)('gives the same answer for every split into two and three pieces (%p)', (mode) => {
     const { whole, streamed } = setup(mode);

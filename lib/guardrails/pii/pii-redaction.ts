@@ -1,4 +1,4 @@
-import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
+import type { MonoTypeOperatorFunction } from 'rxjs';
 import type { ChatChunk } from '../../core/chat-chunk.js';
 import {
   Rules,
@@ -10,6 +10,7 @@ import type { ToolGuardrail } from '../guardrail.js';
 import type { PiiDetector } from './pii-detector.js';
 import { DEFAULT_PII_DETECTORS } from './pii-detectors.js';
 import { PiiScanner } from './pii-scanner.js';
+import { textRunOperator } from '../text-run-operator.js';
 
 /**
  * Options of {@link piiRedaction}.
@@ -130,44 +131,18 @@ export function piiRedaction(options: PiiRedactionOptions = {}): PiiRedaction {
  * @internal
  */
 export function redactStream(redaction: PiiRedaction): MonoTypeOperatorFunction<ChatChunk> {
-  // Hand-written, not composed: a text chunk releases what the scanner no longer holds (zero
-  // or one chunk) and completion flushes the carry-over; composition (`mergeMap` +
-  // `concat(defer(flush))`) would allocate per chunk. Not measured against composition.
-  return (source) =>
-    new Observable<ChatChunk>((subscriber) => {
-      const scanner = redaction.scanner();
-      let open = false;
-      const flush = (): void => {
-        if (!open) return;
-        open = false;
+  return textRunOperator((subscriber) => {
+    const scanner = redaction.scanner();
+    return {
+      text: (chunk) => {
+        const text = scanner.write(chunk.text);
+        if (text === chunk.text) subscriber.next(chunk);
+        else if (text !== '') subscriber.next({ type: 'text-delta', text });
+      },
+      end: () => {
         const text = scanner.end();
         if (text !== '') subscriber.next({ type: 'text-delta', text });
-      };
-      return source.subscribe({
-        next: (chunk) => {
-          try {
-            if (chunk.type === 'text-delta') {
-              open = true;
-              const text = scanner.write(chunk.text);
-              if (text === chunk.text) subscriber.next(chunk);
-              else if (text !== '') subscriber.next({ type: 'text-delta', text });
-              return;
-            }
-            if (chunk.type !== 'usage' && chunk.type !== 'metadata') flush();
-            subscriber.next(chunk);
-          } catch (error) {
-            subscriber.error(error);
-          }
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => {
-          try {
-            flush();
-            subscriber.complete();
-          } catch (error) {
-            subscriber.error(error);
-          }
-        },
-      });
-    });
+      },
+    };
+  });
 }
