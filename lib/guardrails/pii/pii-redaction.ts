@@ -10,6 +10,8 @@ import type { ToolGuardrail } from '../guardrail.js';
 import type { PiiDetector } from './pii-detector.js';
 import { DEFAULT_PII_DETECTORS } from './pii-detectors.js';
 import { PiiScanner } from './pii-scanner.js';
+import { MAX_PII_DETECTORS } from './pii-classes.js';
+import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import { textRunOperator } from '../text-run-operator.js';
 
 /**
@@ -57,16 +59,18 @@ const isDetectorList = (value: unknown): boolean =>
       typeof d.isRunChar === 'function' &&
       typeof d.detect === 'function' &&
       Number.isInteger(d.maxLength) &&
-      (d.maxLength ?? 0) >= 0,
+      (d.maxLength ?? 0) >= 0 &&
+      (d.minLength === undefined || (Number.isInteger(d.minLength) && d.minLength >= 0)) &&
+      (d.isKeyChar === undefined || typeof d.isKeyChar === 'function'),
   );
 
 const RULES: OptionRules<PiiRedactionOptions> = {
   detectors: Rules.custom(
-    'an array of PII detectors ({ name, maxLength, isRunChar, detect })',
+    'an array of PII detectors ({ name, maxLength, minLength?, isRunChar, isKeyChar?, detect })',
     isDetectorList,
   ),
   extraDetectors: Rules.custom(
-    'an array of PII detectors ({ name, maxLength, isRunChar, detect })',
+    'an array of PII detectors ({ name, maxLength, minLength?, isRunChar, isKeyChar?, detect })',
     isDetectorList,
   ),
   name: Rules.nonEmptyString,
@@ -95,6 +99,13 @@ export function piiRedaction(options: PiiRedactionOptions = {}): PiiRedaction {
     validateOptions(options, RULES),
   );
   const detectors = [...settings.detectors, ...settings.extraDetectors];
+  if (detectors.length > MAX_PII_DETECTORS) {
+    throw new InvalidOptionsError({
+      option: 'extraDetectors',
+      value: detectors.length,
+      expected: `at most ${MAX_PII_DETECTORS} detectors in all (detectors and extraDetectors)`,
+    });
+  }
   const redact = (text: string): string => {
     const scanner = new PiiScanner(detectors);
     return scanner.write(text) + scanner.end();
