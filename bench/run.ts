@@ -21,6 +21,7 @@ import { runW4 } from './workloads/w4-first-chunk.js';
 import { runW5 } from './workloads/w5-full-chain.js';
 import { runTelemetry } from './workloads/telemetry.js';
 import { runMcp } from './workloads/mcp.js';
+import { runGuardrails } from './workloads/guardrails.js';
 import { runW10 } from './workloads/w10-memory-window.js';
 import { runW11 } from './workloads/w11-vector-search.js';
 import { runW6 } from './workloads/w6-streamed-object.js';
@@ -71,6 +72,8 @@ async function main(): Promise<void> {
   if (wants('OTEL')) await step('OTEL', () => runTelemetry(config, report));
   // W2 with the tool served over MCP (stdio, Streamable HTTP); alone: --only=MCP.
   if (wants('MCP')) await step('MCP', () => runMcp(config, report));
+  // Guardrails: per-chunk cost and first-chunk latency (rx-advisors/guardrails); alone: --only=GUARD.
+  if (wants('GUARD')) await step('GUARD', () => runGuardrails(config, report));
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   console.log(
     `## rx-advisors benchmarks\n\n${machine()}  \n${versions()}  \nRun time: ${seconds} s${quick ? ' (--quick: sizes reduced, numbers not meaningful)' : ''}\n`,

@@ -25,7 +25,7 @@ const FINISH: ChatChunk = { type: 'finish', reason: 'stop' };
 async function run(
   guardrails: readonly OutputGuardrail[],
   pieces: readonly string[],
-): Promise<{ released: string; trip?: GuardrailTrippedError; chunks: ChatChunk[] }> {
+): Promise<{ released: string; trip: GuardrailTrippedError | undefined; chunks: ChatChunk[] }> {
   const chunks: ChatChunk[] = [];
   let trip: GuardrailTrippedError | undefined;
   await new Promise<void>((resolve) => {
