@@ -1,13 +1,17 @@
 const IGNORABLE = /\p{Default_Ignorable_Code_Point}/u;
 const MARK = /\p{M}/u;
 
-/** The folding removes it before anything else (`Default_Ignorable_Code_Point`). */
+/**
+ * The folding removes it before anything else (`Default_Ignorable_Code_Point`).
+ * @internal
+ */
 export const IGNORED = 1;
 /**
  * Text before it and text from it fold independently: the first code point of its
  * compatibility decomposition is not a mark and does not compose with what precedes it (the
  * Hangul vowel and trailing jamo are the starters that do), so no normalization step reaches
  * across.
+ * @internal
  */
 export const STARTS_SEGMENT = 2;
 

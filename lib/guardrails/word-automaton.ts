@@ -1,4 +1,7 @@
-/** The virtual symbol read at every word start (see {@link WordAutomaton}). */
+/**
+ * The virtual symbol read at every word start (see {@link WordAutomaton}).
+ * @internal
+ */
 export const BOUNDARY = -1;
 /** Letters, combining marks, digits and connector punctuation (`_`) make up words. */
 const WORD_CHAR = /[\p{L}\p{M}\p{N}\p{Pc}]/u;

@@ -20,7 +20,10 @@ export interface PiiClasses {
   keyMask(code: number): number;
 }
 
-/** The most detectors one redaction takes (one bit each in a 32-bit mask). */
+/**
+ * The most detectors one redaction takes (one bit each in a 32-bit mask).
+ * @internal
+ */
 export const MAX_PII_DETECTORS = 31;
 
 const COMPILED = new WeakMap<readonly PiiDetector[], PiiClasses>();
