@@ -22,6 +22,7 @@ import { runW5 } from './workloads/w5-full-chain.js';
 import { runTelemetry } from './workloads/telemetry.js';
 import { runMcp } from './workloads/mcp.js';
 import { runLoopControl } from './workloads/loop-control.js';
+import { runGuardrails } from './workloads/guardrails.js';
 import { runW10 } from './workloads/w10-memory-window.js';
 import { runW11 } from './workloads/w11-vector-search.js';
 import { runW6 } from './workloads/w6-streamed-object.js';
@@ -79,6 +80,8 @@ async function main(): Promise<void> {
   if (wants('RUN')) await step('RUN', () => runRunJournal(config, report)); // durable runs' journal cost
   // W1 with a token budget and W2 with stopWhen / prepareRound (loop control); alone: --only=LOOP.
   if (wants('LOOP')) await step('LOOP', () => runLoopControl(config, report));
+  // Guardrails: per-chunk cost and first-chunk latency (rx-advisors/guardrails); alone: --only=GUARD.
+  if (wants('GUARD')) await step('GUARD', () => runGuardrails(config, report));
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   console.log(
     `## rx-advisors benchmarks\n\n${machine()}  \n${versions()}  \nRun time: ${seconds} s${quick ? ' (--quick: sizes reduced, numbers not meaningful)' : ''}\n`,

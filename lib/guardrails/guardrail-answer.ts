@@ -30,8 +30,16 @@ export function answerOf<T>(
   check: (context: GuardrailContext) => GuardrailAnswer<T>,
 ): Observable<T | undefined> {
   return defer(() => {
-    const controller = new AbortController();
-    const answer = check({ signal: controller.signal });
+    // Made when a check reads its signal: a check that never does cannot see it fire, and
+    // `abort()` costs a DOMException with a stack trace (tens of µs before the first chunk
+    // of every call with a synchronous check, GUARD W4 rows in docs/guardrails.md).
+    let controller: AbortController | undefined;
+    const answer = check({
+      get signal() {
+        controller ??= new AbortController();
+        return controller.signal;
+      },
+    });
     const answer$: Observable<T | undefined> = isObservable(answer)
       ? answer
       : isPromiseLike<T | undefined>(answer)
@@ -40,7 +48,7 @@ export function answerOf<T>(
     return answer$.pipe(
       take(1),
       defaultIfEmpty(undefined),
-      finalize(() => controller.abort()),
+      finalize(() => controller?.abort()),
     );
   });
 }

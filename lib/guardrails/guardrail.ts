@@ -89,6 +89,43 @@ export interface OutputGuardrail {
    * @param final Whether the text run ends here (nothing will be appended).
    */
   checkOutput(text: string, final: boolean): GuardrailVerdict | undefined;
+  /**
+   * An incremental check for one stream, used instead of `checkOutput`, `holdBack` and
+   * `window` when present: it reads each piece of text once and says itself how much must be
+   * held (see {@link OutputStreamCheck}). `wordGuardrail` has one.
+   */
+  openStream?(): OutputStreamCheck;
+}
+
+/**
+ * The incremental form of an output check, for one stream: `write` reads each new piece of
+ * the answer text (not the window again), `held` says how many characters at the end of what
+ * was written could still be part of something that trips (they do not leave yet), and `end`
+ * decides what is held when the text run ends (writing may go on after it: the text of the
+ * next run follows as if it were one text).
+ * @example
+ * ```ts
+ * import type { OutputGuardrail, OutputStreamCheck } from 'rx-advisors/guardrails';
+ * // Trips on a "#" anywhere; holds nothing, since a "#" is decided the moment it arrives.
+ * const noHash: OutputGuardrail = {
+ *   name: 'no-hash',
+ *   holdBack: 0,
+ *   checkOutput: (text) => (text.includes('#') ? { tripped: true } : undefined),
+ *   openStream: (): OutputStreamCheck => ({
+ *     write: (text) => (text.includes('#') ? { tripped: true } : undefined),
+ *     held: () => 0,
+ *     end: () => undefined,
+ *   }),
+ * };
+ * ```
+ */
+export interface OutputStreamCheck {
+  /** Reads the next piece of text; a trip, or `undefined`. */
+  write(text: string): GuardrailVerdict | undefined;
+  /** How many UTF-16 units at the end of what was written must still be held. */
+  held(): number;
+  /** The text run ends here: a trip on what was held, or `undefined`. */
+  end(): GuardrailVerdict | undefined;
 }
 
 /**

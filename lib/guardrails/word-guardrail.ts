@@ -9,6 +9,7 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { GuardrailVerdict, InputGuardrail, OutputGuardrail } from './guardrail.js';
 import { normalizeForMatching, type MatchNormalization } from './normalize-for-matching.js';
 import { WordMatcher } from './word-matcher.js';
+import { WordStream } from './word-stream.js';
 
 /**
  * Which messages of a request an input check reads: the last user message, every user
@@ -41,9 +42,11 @@ export interface WordGuardrailOptions {
   /** Whether combining marks are ignored (`café` = `cafe`); default `true`. */
   stripMarks?: boolean;
   /**
-   * Characters held back on output; default the longest word's length (one more than a word
-   * needs, so the character after it shows whether it ends there). Raise it when words may
-   * come spelled with invisible characters inside.
+   * The least number of characters held back on output (default 0). The stream check holds
+   * exactly what a word in progress needs (from the start of the longest partial match,
+   * invisible characters inside included, to the character that shows whether it ends);
+   * this raises the floor. Without `openStream` (`checkOutput` on a window) the hold-back is
+   * this, or the longest word's length.
    */
   holdBack?: number;
 }
@@ -70,7 +73,9 @@ const RULES: OptionRules<WordGuardrailOptions> = {
  * across chunks is caught before its first character leaves; a word that is only the start
  * of a longer one, `pass` in `passport`, is not). Words match whole, after normalization
  * (case, compatibility forms, invisible characters, marks), through an Aho–Corasick automaton
- * built once: linear in the text, whatever the number of words.
+ * built once: linear in the text, whatever the number of words. On the stream (`openStream`)
+ * each character is normalized and matched once, when it arrives, and only a word in
+ * progress is held back.
  *
  * @example
  * ```ts
@@ -82,7 +87,9 @@ const RULES: OptionRules<WordGuardrailOptions> = {
  * @returns The guardrail.
  * @throws InvalidOptionsError When an option is invalid or a word is empty once normalized.
  */
-export function wordGuardrail(options: WordGuardrailOptions): InputGuardrail & OutputGuardrail {
+export function wordGuardrail(
+  options: WordGuardrailOptions,
+): InputGuardrail & OutputGuardrail & Required<Pick<OutputGuardrail, 'openStream'>> {
   const settings = withDefaults(
     { name: 'words', scope: 'all-user', stripMarks: true },
     validateOptions(options, RULES),
@@ -101,6 +108,7 @@ export function wordGuardrail(options: WordGuardrailOptions): InputGuardrail & O
   });
   const matcher = new WordMatcher(words);
   const longest = Math.max(0, ...settings.words.map((word) => word.length));
+  const floor = settings.holdBack ?? 0;
   const verdict = (found: string | undefined): GuardrailVerdict | undefined =>
     found === undefined
       ? undefined
@@ -121,6 +129,14 @@ export function wordGuardrail(options: WordGuardrailOptions): InputGuardrail & O
       ),
     checkOutput: (text, final) =>
       verdict(matcher.find(normalizeForMatching(text, normalization), !final)),
+    openStream: () => {
+      const stream = new WordStream(matcher.automaton, matcher.words, normalization);
+      return {
+        write: (text) => verdict(stream.write(text)),
+        held: () => Math.max(floor, stream.held()),
+        end: () => verdict(stream.end()),
+      };
+    },
   };
 }
 

@@ -84,7 +84,7 @@ describe('piiRedaction', () => {
     expect(out.join('')).toBe('pay with [card] now');
   });
 
-  it('reads each character once per detector on adversarial inputs (linear time)', () => {
+  it('reads each character at most once per detector on adversarial inputs (linear time)', () => {
     const adversarial = [
       'a@'.repeat(50_000),
       '4'.repeat(100_000),
@@ -93,6 +93,7 @@ describe('piiRedaction', () => {
       'sk-'.repeat(30_000),
       'a.'.repeat(50_000) + '@',
       '(1) '.repeat(25_000),
+      'é@1'.repeat(30_000),
     ];
     for (const text of adversarial) {
       let reads = 0;
@@ -105,7 +106,9 @@ describe('piiRedaction', () => {
       const scanner = piiRedaction({ detectors: counted }).scanner();
       for (let i = 0; i < text.length; i += 7) scanner.write(text.slice(i, i + 7));
       scanner.end();
-      expect(reads).toBe(text.length * counted.length);
+      // The ASCII classes are asked once per detector list (a table of 128 codes), other
+      // code units once each at most: never more than once per character and detector.
+      expect(reads).toBeLessThanOrEqual(128 * counted.length + text.length * counted.length);
       // Every character is in at most one run per detector; runs over maxLength are not read.
       expect(detected).toBeLessThanOrEqual(text.length * counted.length);
     }

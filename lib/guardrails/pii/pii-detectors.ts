@@ -30,6 +30,8 @@ const EMAIL_DOMAIN = /^(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}$/;
 const email: PiiDetector = {
   name: 'email',
   maxLength: 254,
+  minLength: 6, // a@b.cd
+  isKeyChar: (code) => code === 64,
   // Letters, digits and . _ % + - @
   isRunChar: (code) =>
     isAlnum(code) ||
@@ -86,6 +88,8 @@ function digitsOf(
 const card: PiiDetector = {
   name: 'card',
   maxLength: 40,
+  minLength: 13,
+  isKeyChar: isDigit,
   isRunChar: (code) => isDigit(code) || code === SPACE || code === 45,
   detect: (run) => {
     const span = trimmed(run, isDigit);
@@ -109,6 +113,8 @@ const card: PiiDetector = {
 const phone: PiiDetector = {
   name: 'phone',
   maxLength: 32,
+  minLength: 9, // + and 8 digits
+  isKeyChar: isDigit,
   isRunChar: (code) =>
     isDigit(code) || code === SPACE || code === 45 || code === 43 || code === 40 || code === 41,
   detect: (run) => {
@@ -138,6 +144,8 @@ const phone: PiiDetector = {
 const iban: PiiDetector = {
   name: 'iban',
   maxLength: 42,
+  minLength: 15,
+  isKeyChar: isDigit,
   isRunChar: (code) => isDigit(code) || isUpper(code) || code === SPACE,
   detect: (run) => {
     // The first place a country code and check digits start, then the longest end at a
@@ -193,6 +201,7 @@ const KEY_PREFIXES = [
 const apiKey: PiiDetector = {
   name: 'api-key',
   maxLength: 256,
+  minLength: 19, // sk- and 16 more
   isRunChar: (code) => isAlnum(code) || code === 95 || code === 45,
   detect: (run) => {
     const prefix = KEY_PREFIXES.find((p) => run.startsWith(p));

@@ -1,4 +1,4 @@
-import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
+import type { MonoTypeOperatorFunction } from 'rxjs';
 import type { ChatChunk } from '../../core/chat-chunk.js';
 import {
   Rules,
@@ -10,6 +10,9 @@ import type { ToolGuardrail } from '../guardrail.js';
 import type { PiiDetector } from './pii-detector.js';
 import { DEFAULT_PII_DETECTORS } from './pii-detectors.js';
 import { PiiScanner } from './pii-scanner.js';
+import { MAX_PII_DETECTORS } from './pii-classes.js';
+import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
+import { textRunOperator } from '../text-run-operator.js';
 
 /**
  * Options of {@link piiRedaction}.
@@ -56,16 +59,18 @@ const isDetectorList = (value: unknown): boolean =>
       typeof d.isRunChar === 'function' &&
       typeof d.detect === 'function' &&
       Number.isInteger(d.maxLength) &&
-      (d.maxLength ?? 0) >= 0,
+      (d.maxLength ?? 0) >= 0 &&
+      (d.minLength === undefined || (Number.isInteger(d.minLength) && d.minLength >= 0)) &&
+      (d.isKeyChar === undefined || typeof d.isKeyChar === 'function'),
   );
 
 const RULES: OptionRules<PiiRedactionOptions> = {
   detectors: Rules.custom(
-    'an array of PII detectors ({ name, maxLength, isRunChar, detect })',
+    'an array of PII detectors ({ name, maxLength, minLength?, isRunChar, isKeyChar?, detect })',
     isDetectorList,
   ),
   extraDetectors: Rules.custom(
-    'an array of PII detectors ({ name, maxLength, isRunChar, detect })',
+    'an array of PII detectors ({ name, maxLength, minLength?, isRunChar, isKeyChar?, detect })',
     isDetectorList,
   ),
   name: Rules.nonEmptyString,
@@ -94,6 +99,13 @@ export function piiRedaction(options: PiiRedactionOptions = {}): PiiRedaction {
     validateOptions(options, RULES),
   );
   const detectors = [...settings.detectors, ...settings.extraDetectors];
+  if (detectors.length > MAX_PII_DETECTORS) {
+    throw new InvalidOptionsError({
+      option: 'extraDetectors',
+      value: detectors.length,
+      expected: `at most ${MAX_PII_DETECTORS} detectors in all (detectors and extraDetectors)`,
+    });
+  }
   const redact = (text: string): string => {
     const scanner = new PiiScanner(detectors);
     return scanner.write(text) + scanner.end();
@@ -130,44 +142,18 @@ export function piiRedaction(options: PiiRedactionOptions = {}): PiiRedaction {
  * @internal
  */
 export function redactStream(redaction: PiiRedaction): MonoTypeOperatorFunction<ChatChunk> {
-  // Hand-written, not composed: a text chunk releases what the scanner no longer holds (zero
-  // or one chunk) and completion flushes the carry-over; composition (`mergeMap` +
-  // `concat(defer(flush))`) would allocate per chunk. Not measured against composition.
-  return (source) =>
-    new Observable<ChatChunk>((subscriber) => {
-      const scanner = redaction.scanner();
-      let open = false;
-      const flush = (): void => {
-        if (!open) return;
-        open = false;
+  return textRunOperator((subscriber) => {
+    const scanner = redaction.scanner();
+    return {
+      text: (chunk) => {
+        const text = scanner.write(chunk.text);
+        if (text === chunk.text) subscriber.next(chunk);
+        else if (text !== '') subscriber.next({ type: 'text-delta', text });
+      },
+      end: () => {
         const text = scanner.end();
         if (text !== '') subscriber.next({ type: 'text-delta', text });
-      };
-      return source.subscribe({
-        next: (chunk) => {
-          try {
-            if (chunk.type === 'text-delta') {
-              open = true;
-              const text = scanner.write(chunk.text);
-              if (text === chunk.text) subscriber.next(chunk);
-              else if (text !== '') subscriber.next({ type: 'text-delta', text });
-              return;
-            }
-            if (chunk.type !== 'usage' && chunk.type !== 'metadata') flush();
-            subscriber.next(chunk);
-          } catch (error) {
-            subscriber.error(error);
-          }
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => {
-          try {
-            flush();
-            subscriber.complete();
-          } catch (error) {
-            subscriber.error(error);
-          }
-        },
-      });
-    });
+      },
+    };
+  });
 }
