@@ -1,4 +1,4 @@
-import { map, type Observable } from 'rxjs';
+import { defer, map, type Observable } from 'rxjs';
 import type { Advisor } from '../advisor-api/advisor.js';
 import { aggregate } from '../core/aggregate.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
@@ -9,10 +9,12 @@ import { parseEntity } from '../output/parse-entity.js';
 import { entityCallAdvisors } from './entity-call-advisors.js';
 
 /**
- * Runs a call's chain, optionally with extra advisors for this call only.
+ * Starts one subscription of a call: builds its request and chain now, optionally with
+ * extra advisors for this call only, and returns the chain's Observable. Call it inside a
+ * subscription (`defer`), once per subscription.
  * @internal
  */
-export type RunChain = (extraAdvisors?: readonly Advisor[]) => Observable<ChatChunk>;
+export type StartChain = (extraAdvisors?: readonly Advisor[]) => Observable<ChatChunk>;
 
 /**
  * The result side of `prompt(...).call()`: each method returns a cold Observable of one
@@ -27,14 +29,14 @@ export type RunChain = (extraAdvisors?: readonly Advisor[]) => Observable<ChatCh
  */
 export class CallResponseSpec {
   /** @internal */
-  constructor(private readonly run: RunChain) {}
+  constructor(private readonly start: StartChain) {}
 
   /**
    * The whole response.
    * @returns A cold Observable of one `ChatResponse`.
    */
   chatResponse(): Observable<ChatResponse> {
-    return this.run().pipe(aggregate());
+    return defer(() => this.start()).pipe(aggregate());
   }
 
   /**
@@ -69,8 +71,9 @@ export class CallResponseSpec {
     options: EntityOptions = {},
   ): Observable<EntityType<T, InferOutput<S>>> {
     const extra = entityCallAdvisors(schema, options);
-    return this.run(extra).pipe(aggregate(), parseEntity(schema, options)) as Observable<
-      EntityType<T, InferOutput<S>>
-    >;
+    return defer(() => this.start(extra)).pipe(
+      aggregate(),
+      parseEntity(schema, options),
+    ) as Observable<EntityType<T, InferOutput<S>>>;
   }
 }

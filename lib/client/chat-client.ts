@@ -188,6 +188,13 @@ export class ChatClientBuilder {
    * @returns The configured client.
    */
   build(): ChatClient {
+    // Every call's request shares what the call does not set (options, tools, tool context)
+    // with these defaults instead of copying them: frozen, so no advisor can change them for
+    // the calls after it. The builder only ever replaces these objects, never writes to them.
+    const { options, tools, toolContext, advisors, advisorParams } = this.state;
+    for (const shared of [options, tools, toolContext, advisors, advisorParams]) {
+      Object.freeze(shared);
+    }
     return ChatClient.fromDefaults(this.state);
   }
 

@@ -3,6 +3,8 @@ import { advisor, type Advisor } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
 import { ToolNotFoundError } from '../errors/tool-not-found-error.js';
 
+let guard: Advisor | undefined;
+
 /**
  * The advisor a ChatClient call gets when it offers no tools and no tool loop: a model that
  * calls a tool anyway (a prompt that mentions one, a provider-side default) ends the call
@@ -15,10 +17,12 @@ import { ToolNotFoundError } from '../errors/tool-not-found-error.js';
  * ```ts
  * const advisors = [...registered, noToolsGuard()];
  * ```
- * @returns The guard advisor, ordered where the tool loop would be.
+ * @returns The guard advisor (one shared instance), ordered where the tool loop would be.
  */
 export function noToolsGuard(): Advisor {
-  return advisor({
+  // One guard for every call: it holds no state (the `map` keeps none between chunks), and
+  // building it per call was an advisor validation and an operator per first chunk.
+  return (guard ??= advisor({
     name: 'NoToolsGuard',
     order: Order.TOOL_CALLING,
     after: map((chunk) => {
@@ -31,5 +35,5 @@ export function noToolsGuard(): Advisor {
           'advisorParams({ toolCallingAdvisorAutoRegister: false }) to handle tool calls yourself.',
       });
     }),
-  });
+  }));
 }

@@ -1,5 +1,4 @@
-import { defer, type Observable } from 'rxjs';
-import { createAdvisorChain } from '../advisor-api/advisor-chain.js';
+import type { Observable } from 'rxjs';
 import { checkMediaLimits } from '../core/media-limits.js';
 import type { Advisor } from '../advisor-api/advisor.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
@@ -10,10 +9,9 @@ import type { MediaPart } from '../core/media-part.js';
 import type { Tool } from '../core/tool.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { refuseRepeatedTools, uniqueTools } from '../tools/unique-tools.js';
+import { callChain } from './call-chain.js';
 import { CallResponseSpec } from './call-response-spec.js';
 import type { ClientDefaults } from './client-defaults.js';
-import { withoutRedundantInstructions } from './entity-call-advisors.js';
-import { resolveAdvisors } from './resolve-advisors.js';
 import { StreamResponseSpec } from './stream-response-spec.js';
 
 interface PromptState {
@@ -164,7 +162,7 @@ export class PromptSpec {
    * @returns The call response spec (`content()`, `chatResponse()`, `entity()`).
    */
   call(): CallResponseSpec {
-    return new CallResponseSpec((extra) => this.run(extra));
+    return new CallResponseSpec((extra) => this.start(extra));
   }
 
   /**
@@ -172,28 +170,39 @@ export class PromptSpec {
    * @returns The stream response spec (`content()`, `chunks()`).
    */
   stream(): StreamResponseSpec {
-    return new StreamResponseSpec((extra) => this.run(extra));
+    return new StreamResponseSpec((extra) => this.start(extra));
   }
 
   private with(changes: Partial<PromptState>): PromptSpec {
-    return new PromptSpec(this.defaults, { ...this.state, ...changes });
+    // Written out, not `{ ...this.state, ...changes }`: two spreads cost about 4× this on
+    // the first-chunk path (`prompt(text)` comes here). No method sets a field to undefined.
+    const state = this.state;
+    return new PromptSpec(this.defaults, {
+      system: 'system' in changes ? changes.system : state.system,
+      messages: changes.messages ?? state.messages,
+      user: 'user' in changes ? changes.user : state.user,
+      userMedia: changes.userMedia ?? state.userMedia,
+      tools: changes.tools ?? state.tools,
+      toolNames: changes.toolNames ?? state.toolNames,
+      toolContext: changes.toolContext ?? state.toolContext,
+      advisors: changes.advisors ?? state.advisors,
+      advisorParams: changes.advisorParams ?? state.advisorParams,
+      options: changes.options ?? state.options,
+    });
   }
 
-  private run(extraAdvisors: readonly Advisor[] = []): Observable<ChatChunk> {
-    return defer(() => {
-      const request = this.createRequest();
-      // Before any advisor or model: a 100 MB image must not reach memory or a provider.
-      checkMediaLimits(request.messages, this.defaults.mediaLimits);
-      const advisors = resolveAdvisors({
-        advisors: withoutRedundantInstructions([
-          ...this.defaults.advisors,
-          ...this.state.advisors,
-          ...extraAdvisors,
-        ]),
-        request,
-      });
-      return createAdvisorChain({ advisors, model: this.defaults.model }).next(request);
-    });
+  /** Builds the request and the chain of one subscription and starts it (see `StartChain`). */
+  private start(extraAdvisors: readonly Advisor[] = []): Observable<ChatChunk> {
+    const { defaults, state } = this;
+    const request = this.createRequest();
+    // Before any advisor or model: a 100 MB image must not reach memory or a provider. Only
+    // the call's messages and user media can carry media (the system text is a string).
+    if (state.messages.length > 0 || state.userMedia.length > 0) {
+      checkMediaLimits(request.messages, defaults.mediaLimits);
+    }
+    const callAdvisors =
+      extraAdvisors.length === 0 ? state.advisors : [...state.advisors, ...extraAdvisors];
+    return callChain({ defaults, callAdvisors, request }).next(request);
   }
 
   private createRequest(): ChatRequest {
@@ -201,7 +210,7 @@ export class PromptSpec {
     const messages: Message[] = [];
     const system = state.system ?? defaults.system;
     if (system !== undefined) messages.push({ role: 'system', content: system });
-    messages.push(...state.messages);
+    if (state.messages.length > 0) messages.push(...state.messages);
     if (state.user !== undefined) {
       messages.push(
         state.userMedia.length === 0
@@ -209,12 +218,22 @@ export class PromptSpec {
           : { role: 'user', content: state.user, media: [...state.userMedia] },
       );
     }
+    // What the call does not set is the client's own (frozen) object, not a copy per call.
     return ChatRequest.create({
       messages,
-      options: { ...defaults.options, ...state.options },
-      tools: uniqueTools([...defaults.tools, ...state.tools, ...this.lookupTools()]),
-      context: new Map(Object.entries({ ...defaults.advisorParams, ...state.advisorParams })),
-      toolContext: { ...defaults.toolContext, ...state.toolContext },
+      options:
+        state.options === EMPTY.options
+          ? defaults.options
+          : { ...defaults.options, ...state.options },
+      tools:
+        state.tools.length === 0 && state.toolNames.length === 0
+          ? defaults.tools
+          : uniqueTools([...defaults.tools, ...state.tools, ...this.lookupTools()]),
+      context: contextOf(defaults.advisorParams, state.advisorParams),
+      toolContext:
+        state.toolContext === EMPTY.toolContext
+          ? defaults.toolContext
+          : { ...defaults.toolContext, ...state.toolContext },
     });
   }
 
@@ -237,4 +256,17 @@ export class PromptSpec {
       return found;
     });
   }
+}
+
+/** A call's context: the default advisor params, then the call's own over them. */
+function contextOf(
+  defaults: Readonly<Record<string, unknown>>,
+  own: Readonly<Record<string, unknown>>,
+): Map<string, unknown> {
+  const context = new Map<string, unknown>();
+  // Both are plain objects the builders spread (own keys only): `for…in` lists their keys
+  // without allocating an array per call, as `Object.entries` did.
+  for (const key in defaults) context.set(key, defaults[key]);
+  for (const key in own) context.set(key, own[key]);
+  return context;
 }

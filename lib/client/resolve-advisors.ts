@@ -28,29 +28,69 @@ export interface ResolveAdvisorsOptions {
  * after the loop manages the conversation itself (`isConversationHistoryAware`), the
  * added loop runs with `conversationHistory: false`.
  * @internal
+ * @example
+ * ```ts
+ * resolveAdvisors({ advisors: [], request }); // [noToolsGuard()] for a request without tools
+ * ```
  * @param options Registered advisors and the call's request.
  * @returns The advisors to chain (unsorted).
  */
 export function resolveAdvisors(options: ResolveAdvisorsOptions): readonly Advisor[] {
+  const added = addedAdvisor(options);
+  return added === undefined ? options.advisors : [...options.advisors, added];
+}
+
+/**
+ * The one advisor {@link resolveAdvisors} adds to the registered ones (the tool loop or the
+ * no-tools guard), or `undefined` when it adds none. The added advisors are shared by every
+ * call (each keeps its per-call state inside its subscription), so a client can reuse the
+ * chain of a call that adds no advisors of its own.
+ * @internal
+ * @example
+ * ```ts
+ * addedAdvisor({ advisors: [], request }) === noToolsGuard(); // a request without tools
+ * ```
+ * @param options Registered advisors and the call's request.
+ * @returns The advisor to add, or `undefined`.
+ */
+export function addedAdvisor(options: ResolveAdvisorsOptions): Advisor | undefined {
   const { advisors, request } = options;
-  const loops = advisors.filter(isToolLoop);
-  if (loops.length > 1) {
+  if (countLoops(advisors) === 1) return undefined;
+  if (request.context.get(AdvisorParams.TOOL_CALLING_ADVISOR_AUTO_REGISTER) === false) {
+    return undefined;
+  }
+  const needsLoop = request.tools.length > 0 || advisors.some(isToolContributor);
+  // No tools: a tool call from the model is an error, not an empty answer (docs/tool-calling.md).
+  if (!needsLoop) return noToolsGuard();
+  const memoryInsideLoop = advisors.some(
+    (advisor) => advisor.order > Order.TOOL_CALLING && isConversationHistoryAware(advisor),
+  );
+  return autoLoop(!memoryInsideLoop);
+}
+
+/** The tool loops among `advisors` (0 or 1; more is an `InvalidOptionsError`). */
+function countLoops(advisors: readonly Advisor[]): number {
+  let loops = 0;
+  for (const advisor of advisors) if (isToolLoop(advisor)) loops++;
+  if (loops > 1) {
     throw new InvalidOptionsError({
       option: 'advisors',
-      value: loops.map((advisor) => advisor.name),
+      value: advisors.filter(isToolLoop).map((advisor) => advisor.name),
       expected:
         'at most one ToolCallingAdvisor (or subclass) per call: remove one from defaultAdvisors() or advisors()',
     });
   }
-  if (loops.length === 1) return advisors;
-  if (request.context.get(AdvisorParams.TOOL_CALLING_ADVISOR_AUTO_REGISTER) === false) {
-    return advisors;
+  return loops;
+}
+
+/** The auto-registered loops, with and without the conversation history: one of each. */
+const autoLoops = new Map<boolean, ToolCallingAdvisor>();
+
+function autoLoop(conversationHistory: boolean): ToolCallingAdvisor {
+  let loop = autoLoops.get(conversationHistory);
+  if (loop === undefined) {
+    loop = new ToolCallingAdvisor({ conversationHistory });
+    autoLoops.set(conversationHistory, loop);
   }
-  const needsLoop = request.tools.length > 0 || advisors.some(isToolContributor);
-  // No tools: a tool call from the model is an error, not an empty answer (docs/tool-calling.md).
-  if (!needsLoop) return [...advisors, noToolsGuard()];
-  const memoryInsideLoop = advisors.some(
-    (advisor) => advisor.order > Order.TOOL_CALLING && isConversationHistoryAware(advisor),
-  );
-  return [...advisors, new ToolCallingAdvisor({ conversationHistory: !memoryInsideLoop })];
+  return loop;
 }

@@ -1,9 +1,9 @@
-import { Observable } from 'rxjs';
+import { defer, Observable } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { EntityOptions, EntityType } from '../output/entity-options.js';
 import type { InferOutput, OutputSchema } from '../output/output-schema.js';
 import { streamEntity, type DeepPartial } from '../output/stream-entity.js';
-import type { RunChain } from './call-response-spec.js';
+import type { StartChain } from './call-response-spec.js';
 import { entityCallAdvisors } from './entity-call-advisors.js';
 
 /**
@@ -16,14 +16,14 @@ import { entityCallAdvisors } from './entity-call-advisors.js';
  */
 export class StreamResponseSpec {
   /** @internal */
-  constructor(private readonly run: RunChain) {}
+  constructor(private readonly start: StartChain) {}
 
   /**
    * Every chunk that leaves the outermost advisor.
    * @returns A cold Observable of chunks ending with `finish`.
    */
   chunks(): Observable<ChatChunk> {
-    return this.run();
+    return defer(() => this.start());
   }
 
   /**
@@ -31,12 +31,13 @@ export class StreamResponseSpec {
    * @returns A cold Observable of strings.
    */
   content(): Observable<string> {
-    const chunks$ = this.run();
     // One hand-written subscriber instead of filter + map (two operator subscribers, two
     // calls per chunk): about 22 ns against 31 ns per chunk (docs/architecture.md). This is
-    // every streaming UI's hot path; the error and teardown paths are RxJS's own.
+    // every streaming UI's hot path; the error and teardown paths are RxJS's own. It also
+    // starts the call itself, as `defer` would (a throw while building the request or the
+    // chain becomes the stream's error), one subscription fewer to the first chunk.
     return new Observable<string>((subscriber) =>
-      chunks$.subscribe({
+      this.start().subscribe({
         next: (chunk) => {
           if (chunk.type === 'text-delta') subscriber.next(chunk.text);
         },
@@ -65,7 +66,7 @@ export class StreamResponseSpec {
     options: EntityOptions = {},
   ): Observable<DeepPartial<EntityType<T, InferOutput<S>>>> {
     const extra = entityCallAdvisors(schema, options);
-    return this.run(extra).pipe(streamEntity(schema, options)) as Observable<
+    return defer(() => this.start(extra)).pipe(streamEntity(schema, options)) as Observable<
       DeepPartial<EntityType<T, InferOutput<S>>>
     >;
   }

@@ -141,9 +141,13 @@ function refuseUnknownKeys(
   prefix: string,
   policy: UnknownKeyPolicy,
 ): void {
-  const known = [...Object.keys(rules), ...(policy.known ?? [])];
-  for (const [key, value] of Object.entries(given)) {
-    if (value === undefined || known.includes(key)) continue;
+  for (const key of Object.keys(given)) {
+    // Nearly every key given has a rule: that one lookup is all a valid key costs (the list
+    // of known names is built only for a key that has none, to name the nearest).
+    if (Object.hasOwn(rules, key)) continue;
+    const value: unknown = (given as Record<string, unknown>)[key];
+    if (value === undefined || policy.known?.includes(key) === true) continue;
+    const known = [...Object.keys(rules), ...(policy.known ?? [])];
     const nearest = nearestName(key, known);
     if (nearest === undefined && policy.unknownKeys !== 'refuse') continue;
     const options = known.map((name) => `"${prefix}${name}"`).join(', ');

@@ -1,4 +1,5 @@
-import { _, type CodeKeywordDefinition } from 'ajv';
+import type { CodeKeywordDefinition } from 'ajv';
+import { loadAjv } from './load-ajv.js';
 
 /** The keyword {@link withSafeIntegers} adds; never sent to a model. */
 const KEYWORD = 'x-rx-advisors-safe-integer';
@@ -25,6 +26,7 @@ export const safeIntegerKeyword: CodeKeywordDefinition = {
   },
   code(context) {
     const { data } = context;
+    const { _ } = loadAjv(); // loaded: ajv is compiling a schema
     context.fail(_`Number.isInteger(${data}) && !Number.isSafeInteger(${data})`);
   },
 };

@@ -1,8 +1,8 @@
-import Ajv from 'ajv';
-import Ajv2020 from 'ajv/dist/2020.js';
+import type Ajv from 'ajv';
+import type Ajv2020 from 'ajv/dist/2020.js';
 import type AjvCore from 'ajv/dist/core.js';
-import addFormats from 'ajv-formats';
 import type { JsonSchema } from '../core/tool-definition.js';
+import { loadAjv } from './load-ajv.js';
 import { safeIntegerKeyword } from './safe-integer-keyword.js';
 
 let draft07: Ajv | undefined;
@@ -31,14 +31,15 @@ export function schemaValidator(schema: JsonSchema): Ajv | Ajv2020 {
   const declared = typeof schema['$schema'] === 'string' ? schema['$schema'] : undefined;
   const older =
     declared !== undefined ? /draft-0[4-7]/.test(declared) : usesDraft07Tuples(schema, 0);
-  if (older) return (draft07 ??= configure(new Ajv(AJV_OPTIONS)));
-  return (draft2020 ??= configure(new Ajv2020(AJV_OPTIONS)));
+  // ajv is loaded here, when the first schema is compiled (see `loadAjv`).
+  if (older) return (draft07 ??= configure(new (loadAjv().Ajv)(AJV_OPTIONS)));
+  return (draft2020 ??= configure(new (loadAjv().Ajv2020)(AJV_OPTIONS)));
 }
 
 const AJV_OPTIONS = { allErrors: true, strict: false, strictNumbers: true } as const;
 
 function configure<A extends AjvCore>(ajv: A): A {
-  addFormats(ajv);
+  loadAjv().addFormats(ajv);
   ajv.addKeyword(safeIntegerKeyword);
   return ajv;
 }
