@@ -41,4 +41,12 @@ export const ContextKeys = {
    * read the chain of ancestors with `parentCallOf`.
    */
   PARENT_CALL: 'rx-advisors.call.parent',
+  /**
+   * Set by a durable run (`DurableRunAdvisor`) on a call that resumes a recorded run:
+   * `'completed'` when the journal says the run ended (the call only replays it), else
+   * `'continued'`. The memory advisors ordered inside it read it so a resumed turn is
+   * written once: nothing for a completed run, and not its inputs again when memory holds
+   * them already (a run unsubscribed mid-call wrote them).
+   */
+  RUN_RESUME: 'rx-advisors.run.resume',
 } as const;

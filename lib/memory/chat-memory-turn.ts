@@ -13,6 +13,7 @@ import {
   type Observable,
 } from 'rxjs';
 import type { AdvisorChain } from '../advisor-api/advisor.js';
+import { ContextKeys } from '../advisor-api/context-keys.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { ChatResponse } from '../core/chat-response.js';
@@ -50,7 +51,12 @@ type Phase = 'loading' | 'streaming' | 'saving' | 'failed';
  */
 export function chatMemoryTurn(options: ChatMemoryTurnOptions): Observable<ChatChunk> {
   const { chatMemory, conversationId, request, chain, prepare } = options;
-  const inputs = turnInputs(request.messages);
+  // A durable run's resume (ContextKeys.RUN_RESUME): a completed run is written once, by
+  // its first call; a continued one does not write inputs memory holds already.
+  const resume = request.context.get(ContextKeys.RUN_RESUME);
+  const writes = resume !== 'completed';
+  let inputs = turnInputs(request.messages);
+  let inputsStored = false;
   const loop = options.insideToolLoop
     ? undefined
     : new LoopMessagesReader(request.context, options.saveToolMessages);
@@ -61,13 +67,20 @@ export function chatMemoryTurn(options: ChatMemoryTurnOptions): Observable<ChatC
   const save$ = (messages: Message[], usage?: ChatMemoryUsageReport): Observable<never> =>
     defer(() => {
       phase = 'saving';
-      return from(chatMemory.add(conversationId, messages, usage));
+      return writes ? from(chatMemory.add(conversationId, messages, usage)) : EMPTY;
     }).pipe(ignoreElements());
 
   const turn$ = defer(() => from(chatMemory.get(conversationId))).pipe(
     concatMap((history) => {
       phase = 'streaming';
-      const prepared = prepare(request, history);
+      let stored = history;
+      if (resume === 'continued' && endsWith(history, inputs)) {
+        // The request carries them again: the history without them, so they are sent once.
+        stored = history.slice(0, history.length - inputs.length);
+        inputs = [];
+        inputsStored = true;
+      }
+      const prepared = prepare(request, stored);
       sent = prepared.messages;
       return chain.next(prepared);
     }),
@@ -79,6 +92,7 @@ export function chatMemoryTurn(options: ChatMemoryTurnOptions): Observable<ChatC
       }
       // The stream's error is what the caller must see; a failed write of the inputs
       // on top of it goes where RxJS sends errors that have nowhere else to go.
+      if (inputsStored) return throwError(() => error);
       return concat(
         save$(inputs).pipe(
           catchError((saveError: unknown) => {
@@ -105,12 +119,22 @@ export function chatMemoryTurn(options: ChatMemoryTurnOptions): Observable<ChatC
     finalize(() => {
       if (phase !== 'loading' && phase !== 'streaming') return;
       phase = 'saving';
+      if (!writes || inputsStored) return;
       // Unsubscribed mid-call: keep what the user said; nothing of the answer is written.
       // A ChatMemory that throws instead of rejecting must not break the teardown.
       new Promise<void>((resolve) => resolve(chatMemory.add(conversationId, inputs))).catch(
         reportUnhandled,
       );
     }),
+  );
+}
+
+/** Whether `history` ends with `messages` (the same messages, compared as JSON). */
+function endsWith(history: readonly Message[], messages: readonly Message[]): boolean {
+  if (messages.length === 0 || messages.length > history.length) return false;
+  const offset = history.length - messages.length;
+  return messages.every(
+    (message, i) => JSON.stringify(history[offset + i]) === JSON.stringify(message),
   );
 }
 

@@ -12,6 +12,7 @@ import {
 } from 'rxjs';
 import type { Advisor, AdvisorChain } from '../../advisor-api/advisor.js';
 import { CallInterceptors } from '../../advisor-api/call-interceptors.js';
+import { ContextKeys } from '../../advisor-api/context-keys.js';
 import { Order } from '../../advisor-api/order.js';
 import { ADVISOR_IDENTITY_RULES } from '../../advisor-api/validate-advisor-identity.js';
 import type { ChatChunk, FinishReason, RetryChunk } from '../../core/chat-chunk.js';
@@ -183,6 +184,9 @@ export class DurableRunAdvisor implements Advisor {
       }
     }
     context.set(DurableRunParams.RUN_ID, runId);
+    if (recorded !== undefined) {
+      context.set(ContextKeys.RUN_RESUME, recorded.completed ? 'completed' : 'continued');
+    }
     const writer = new RunWriter(this.options.journal, key, records.length);
     const delivery = new Delivery(resumeAt);
     const state = new DurableRunState(
