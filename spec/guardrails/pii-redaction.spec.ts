@@ -7,6 +7,7 @@ import {
   type PiiDetector,
 } from '../../lib/guardrails/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { seededRandom as random } from '../support/seeded-random';
 
 const pii = piiRedaction();
 
@@ -15,17 +16,6 @@ const streamed = (pieces: readonly string[]): string => {
   const scanner = pii.scanner();
   return pieces.map((piece) => scanner.write(piece)).join('') + scanner.end();
 };
-
-/** A small seeded PRNG (mulberry32), so the random splits are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SAMPLES = [
   'Mail bob.smith+x@mail.example.com. Card 4111 1111 1111 1111, ok?',

@@ -1,17 +1,7 @@
 import { normalizeForMatching } from '../../lib/guardrails/normalize-for-matching';
 import { WordMatcher } from '../../lib/guardrails/word-matcher';
 import { WordStream } from '../../lib/guardrails/word-stream';
-
-/** A small seeded PRNG (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../support/seeded-random';
 
 const WORDS = ['secret', 'sec ret', 'ab', 'café', 'straße', 'file', 'οδος', '가', 'a+', 'x_y'];
 /** Pieces of text the words are made of, and what normalization folds: marks, jamo, … */

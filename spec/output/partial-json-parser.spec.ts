@@ -1,15 +1,5 @@
 import { NO_VALUE, PartialJsonParser } from '../../lib/output/partial-json-parser';
-
-// A small deterministic PRNG (mulberry32), so failures reproduce.
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../support/seeded-random';
 
 function value(rand: () => number, depth: number): unknown {
   const pick = Math.floor(rand() * (depth > 3 ? 5 : 7));
