@@ -115,25 +115,33 @@ export const rxAdvisorsAdapter: BenchAdapter = {
 
   firstChunk(fixture) {
     const client = streamClient(fixture, 0);
-    return new Promise((resolve, reject) => {
-      let first = -1;
-      let text = '';
-      const start = performance.now();
-      client
-        .prompt('Hi')
-        .stream()
-        .content()
-        .subscribe({
-          next: (delta) => {
-            if (first < 0) first = performance.now();
-            text += delta;
-          },
-          error: reject,
-          complete: () => {
-            if (text !== fixture.text) reject(new Error(`rx-advisors W4 text mismatch: ${text}`));
-            else resolve((first - start) * 1000);
-          },
-        });
-    });
+    return firstChunkMicros(client.prompt('Hi').stream().content(), fixture.text, 'rx-advisors W4');
   },
 };
+
+/**
+ * µs from subscribing to `content` to its first delta; rejects unless the whole text is
+ * `expected` (every W4-style row checks the answer it timed).
+ */
+export function firstChunkMicros(
+  content: Observable<string>,
+  expected: string,
+  label: string,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let first = -1;
+    let text = '';
+    const start = performance.now();
+    content.subscribe({
+      next: (delta) => {
+        if (first < 0) first = performance.now();
+        text += delta;
+      },
+      error: reject,
+      complete: () => {
+        if (text !== expected) reject(new Error(`${label} text mismatch: ${text}`));
+        else resolve((first - start) * 1000);
+      },
+    });
+  });
+}

@@ -7,15 +7,16 @@ import {
 } from 'rx-advisors/guardrails';
 import { floorRxjsAdapter } from '../adapters/floor-rxjs.js';
 import { composedRedaction } from '../adapters/guardrails-composed.js';
-import { collectText } from '../adapters/rx-advisors.js';
+import { collectText, firstChunkMicros } from '../adapters/rx-advisors.js';
 import { BenchChatModel } from '../harness/bench-chat-model.js';
 import { textChunks } from '../harness/chunks.js';
 import { textFixture } from '../harness/fixtures.js';
-import { checkText, interleave, interleaveTimed } from '../harness/measure.js';
+import { checkText, interleaveTimed } from '../harness/measure.js';
 import type { Report } from '../harness/report.js';
-import { quantile, quartiles } from '../harness/stats.js';
+import { quartiles } from '../harness/stats.js';
 import type { BenchAdapter, TextFixture } from '../harness/types.js';
 import type { BenchConfig } from './config.js';
+import { firstChunkSamples } from './w4-first-chunk.js';
 
 /** What sits between the model and the caller in a GUARD row. */
 type Guard =
@@ -66,26 +67,7 @@ function guarded(guard: Guard, fixture: TextFixture): BenchAdapter {
     toolLoop: unsupported,
     parked: unsupported,
     firstChunk: () =>
-      new Promise((resolve, reject) => {
-        let first = -1;
-        let text = '';
-        const start = performance.now();
-        client
-          .prompt('Hi')
-          .stream()
-          .content()
-          .subscribe({
-            next: (delta) => {
-              if (first < 0) first = performance.now();
-              text += delta;
-            },
-            error: reject,
-            complete: () => {
-              if (text !== fixture.text) reject(new Error(`GUARD ${guard}: text mismatch`));
-              else resolve((first - start) * 1000);
-            },
-          });
-      }),
+      firstChunkMicros(client.prompt('Hi').stream().content(), fixture.text, `GUARD ${guard}`),
   };
 }
 
@@ -126,21 +108,13 @@ export async function runGuardrails(config: BenchConfig, report: Report): Promis
   const { calls } = config.w4;
   const firstChunk: Guard[] = ['none', 'input-sync', 'input-async', 'output-word'];
   const variants = firstChunk.map((guard) => [guard, guarded(guard, fixture)] as const);
-  const pooled = new Map<BenchAdapter, number[]>(variants.map(([, a]) => [a, []]));
-  const perSample = await interleave(
+  const measured = await firstChunkSamples(
     variants.map(([, adapter]) => adapter),
-    () => config.w4Plan,
-    async (adapter) => {
-      const values: number[] = [];
-      for (let i = 0; i < calls; i++) values.push(await adapter.firstChunk(fixture));
-      pooled.get(adapter)!.push(...values);
-      return quantile(values, 0.5);
-    },
+    fixture,
+    config,
   );
   for (const [guard, adapter] of variants) {
-    const keep = perSample.get(adapter)!.length * calls;
-    const values = pooled.get(adapter)!;
-    add(report, 'W4', { calls, guard }, 'us-to-first-chunk', values.slice(values.length - keep));
+    add(report, 'W4', { calls, guard }, 'us-to-first-chunk', measured.get(adapter));
   }
   report.note(
     'GUARD rows: W1 ns per 4-character chunk through one GuardrailsAdvisor (guard = none: no advisor; floor: bare from(array)); redact-pii-composed = the same scanner composed from mergeMap + concat (what the hand-written operator replaces); W4 µs to the first text chunk, input-async = a check that answers with a resolved Promise',

@@ -2,7 +2,7 @@ import { textFixture } from '../harness/fixtures.js';
 import { interleave } from '../harness/measure.js';
 import type { Report } from '../harness/report.js';
 import { quantile, quartiles } from '../harness/stats.js';
-import type { BenchAdapter } from '../harness/types.js';
+import type { BenchAdapter, TextFixture } from '../harness/types.js';
 import type { BenchConfig } from './config.js';
 
 /**
@@ -17,6 +17,30 @@ export async function runW4(
 ): Promise<void> {
   const fixture = textFixture(10);
   const { calls } = config.w4;
+  const samples = await firstChunkSamples(adapters, fixture, config);
+  for (const [adapter, measured] of samples) {
+    if (measured.length === 0) continue;
+    report.addRow({
+      workload: 'W4',
+      params: { calls },
+      framework: adapter.framework,
+      metric: 'us-to-first-chunk',
+      ...quartiles(measured),
+    });
+  }
+}
+
+/**
+ * Every measured call's µs to the first chunk, per adapter: `calls` sequential calls per
+ * sample, samples interleaved across the adapters, the warm-up calls dropped (the last
+ * `samples × calls` kept). W4 and the GUARD rows use it.
+ */
+export async function firstChunkSamples(
+  adapters: readonly BenchAdapter[],
+  fixture: TextFixture,
+  config: BenchConfig,
+): Promise<Map<BenchAdapter, number[]>> {
+  const { calls } = config.w4;
   const pooled = new Map<BenchAdapter, number[]>(adapters.map((a) => [a, []]));
   const perSample = await interleave(
     adapters,
@@ -28,17 +52,10 @@ export async function runW4(
       return quantile(values, 0.5);
     },
   );
+  const measured = new Map<BenchAdapter, number[]>();
   for (const [adapter, values] of pooled) {
-    // Drop the warm-up calls: keep the last `samples × calls`.
     const keep = perSample.get(adapter)!.length * calls;
-    const measured = values.slice(values.length - keep);
-    if (measured.length === 0) continue;
-    report.addRow({
-      workload: 'W4',
-      params: { calls },
-      framework: adapter.framework,
-      metric: 'us-to-first-chunk',
-      ...quartiles(measured),
-    });
+    measured.set(adapter, values.slice(values.length - keep));
   }
+  return measured;
 }
