@@ -41,39 +41,14 @@ const STORES: readonly { name: string; label: string; open(): Promise<OpenJourna
     name: 'sqlite',
     label:
       'SqliteRunJournal, better-sqlite3, a file in the temp folder (WAL, synchronous = FULL: the defaults of path)',
-    open() {
-      const folder = mkdtempSync(join(tmpdir(), 'rx-runs-'));
-      const database = new Database(join(folder, 'runs.db'));
-      database.pragma('journal_mode = WAL');
-      return Promise.resolve({
-        journal: new SqliteRunJournal({ database }),
-        close: () => {
-          database.close();
-          rmSync(folder, { recursive: true, force: true });
-          return Promise.resolve();
-        },
-      });
-    },
+    open: () => openSqlite('FULL'),
   },
   {
     // WAL with synchronous = NORMAL: a commit waits for no fsync (an OS crash or power loss
     // may lose the last records; a process crash does not).
     name: 'sqlite-normal',
     label: 'SqliteRunJournal as above, PRAGMA synchronous = NORMAL',
-    open() {
-      const folder = mkdtempSync(join(tmpdir(), 'rx-runs-'));
-      const database = new Database(join(folder, 'runs.db'));
-      database.pragma('journal_mode = WAL');
-      database.pragma('synchronous = NORMAL');
-      return Promise.resolve({
-        journal: new SqliteRunJournal({ database }),
-        close: () => {
-          database.close();
-          rmSync(folder, { recursive: true, force: true });
-          return Promise.resolve();
-        },
-      });
-    },
+    open: () => openSqlite('NORMAL'),
   },
   {
     name: 'redis',
@@ -299,4 +274,20 @@ export async function runRunJournal(config: BenchConfig, report: Report): Promis
   report.note(
     `RUN journals: ${STORES.map((s) => `${s.name} = ${s.label}`).join('; ')}; durable off = no DurableRunAdvisor in the chain; timed by ${cpuClock}; journal appends (one round trip each for Redis and PostgreSQL) per model round: ${trips.join(', ')}`,
   );
+}
+
+/** A SqliteRunJournal on a WAL file in a fresh temp folder, removed on close. */
+function openSqlite(synchronous: 'FULL' | 'NORMAL') {
+  const folder = mkdtempSync(join(tmpdir(), 'rx-runs-'));
+  const database = new Database(join(folder, 'runs.db'));
+  database.pragma('journal_mode = WAL');
+  database.pragma(`synchronous = ${synchronous}`);
+  return Promise.resolve({
+    journal: new SqliteRunJournal({ database }),
+    close: () => {
+      database.close();
+      rmSync(folder, { recursive: true, force: true });
+      return Promise.resolve();
+    },
+  });
 }
