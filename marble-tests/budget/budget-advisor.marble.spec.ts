@@ -1,53 +1,24 @@
-import { NEVER, type Observable } from 'rxjs';
+import { NEVER } from 'rxjs';
 import { type TestScheduler } from 'rxjs/testing';
-import type { Advisor } from '../../lib/advisor-api/advisor.js';
 import { createAdvisorChain } from '../../lib/advisor-api/advisor-chain.js';
 import { ContextKeys } from '../../lib/advisor-api/context-keys.js';
 import { ChatClient } from '../../lib/client/chat-client.js';
 import { recursiveAdvisor } from '../../lib/advisor-api/recursive-advisor.js';
 import { Order } from '../../lib/advisor-api/order.js';
 import { BudgetAdvisor } from '../../lib/budget/budget-advisor.js';
-import type { BudgetAdvisorOptions } from '../../lib/budget/budget-advisor-options.js';
 import type { ChatChunk } from '../../lib/core/chat-chunk.js';
-import type { ChatModel } from '../../lib/core/chat-model.js';
 import { ChatRequest } from '../../lib/core/chat-request.js';
-import type { Tool } from '../../lib/core/tool.js';
 import { BudgetExceededError } from '../../lib/errors/budget-exceeded-error.js';
 import { InvalidOptionsError } from '../../lib/errors/invalid-options-error.js';
 import { MockChatModel } from '../../lib/testing/mock-chat-model.js';
-import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor.js';
 import { tool } from '../../lib/tools/tool-fn.js';
 import { createTestScheduler } from '../support/test-scheduler';
+import { call, finish, run$, text, two } from './support/budget-run';
 
-const text = (t: string): ChatChunk => ({ type: 'text-delta', text: t });
-const call = (id: string, name: string): ChatChunk => ({
-  type: 'tool-call',
-  id,
-  name,
-  arguments: '{}',
-});
 const usage = (inputTokens: number, outputTokens: number): ChatChunk => ({
   type: 'usage',
   usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
 });
-const finish = (reason: 'stop' | 'tool-calls' | 'length'): ChatChunk => ({
-  type: 'finish',
-  reason,
-});
-/** Eight characters: two tokens by the default estimate. */
-const two = 'abcdefgh';
-
-function run$(
-  model: ChatModel,
-  budget: BudgetAdvisorOptions,
-  { tools = [], loop = false }: { tools?: Tool[]; loop?: boolean } = {},
-): Observable<ChatChunk> {
-  const advisors: Advisor[] = [new BudgetAdvisor(budget)];
-  if (loop) advisors.push(new ToolCallingAdvisor());
-  const chain = createAdvisorChain({ advisors, model });
-  // '' as the user's text: no input tokens estimated.
-  return chain.next(ChatRequest.create({ messages: [{ role: 'user', content: '' }], tools }));
-}
 
 function errorOf(limit: string, max: number, spent: Partial<BudgetExceededError['spent']>) {
   return new BudgetExceededError({

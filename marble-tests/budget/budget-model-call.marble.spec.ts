@@ -5,44 +5,12 @@
 // run's next model call.
 import { Observable, type Subscriber } from 'rxjs';
 import { type TestScheduler } from 'rxjs/testing';
-import type { Advisor } from '../../lib/advisor-api/advisor.js';
-import { createAdvisorChain } from '../../lib/advisor-api/advisor-chain.js';
-import { BudgetAdvisor } from '../../lib/budget/budget-advisor.js';
-import type { BudgetAdvisorOptions } from '../../lib/budget/budget-advisor-options.js';
 import type { ChatChunk } from '../../lib/core/chat-chunk.js';
-import type { ChatModel } from '../../lib/core/chat-model.js';
-import { ChatRequest } from '../../lib/core/chat-request.js';
-import type { Tool } from '../../lib/core/tool.js';
 import { BudgetExceededError } from '../../lib/errors/budget-exceeded-error.js';
 import { MockChatModel } from '../../lib/testing/mock-chat-model.js';
-import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor.js';
 import { tool } from '../../lib/tools/tool-fn.js';
 import { createTestScheduler } from '../support/test-scheduler';
-
-const text = (t: string): ChatChunk => ({ type: 'text-delta', text: t });
-const call = (id: string, name: string): ChatChunk => ({
-  type: 'tool-call',
-  id,
-  name,
-  arguments: '{}',
-});
-const finish = (reason: 'stop' | 'tool-calls' | 'length'): ChatChunk => ({
-  type: 'finish',
-  reason,
-});
-/** Eight characters: two tokens by the default estimate. */
-const two = 'abcdefgh';
-
-function run$(
-  model: ChatModel,
-  budget: BudgetAdvisorOptions,
-  { tools = [], loop = false }: { tools?: Tool[]; loop?: boolean } = {},
-): Observable<ChatChunk> {
-  const advisors: Advisor[] = [new BudgetAdvisor(budget)];
-  if (loop) advisors.push(new ToolCallingAdvisor());
-  const chain = createAdvisorChain({ advisors, model });
-  return chain.next(ChatRequest.create({ messages: [{ role: 'user', content: '' }], tools }));
-}
+import { call, finish, run$, text, two } from './support/budget-run';
 
 describe('BudgetAdvisor model call (marble)', () => {
   let testScheduler: TestScheduler;
