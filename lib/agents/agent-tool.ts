@@ -84,6 +84,9 @@ export function agentTool<TArgs = { task: string }>(options: AgentToolOptions<TA
   const { client, name, description, maxDepth, onError, timeout, output } = resolved;
   const prompt =
     options.prompt ?? ((args: TArgs) => client.prompt((args as { task: string }).task));
+  // Its calls name it from now on, top-level ones included: a cycle through them is
+  // refused at the first call back into it.
+  client.runsAsAgent();
   const fail = (error: Error): Error => (onError === 'throw' ? failingRun(error) : error);
 
   const execute = (args: TArgs, context: ToolContext): Observable<ToolResultContent | string> =>
