@@ -139,6 +139,13 @@ function nestedRun(
     const { reportUsage } = context;
     const error = (cause: unknown): void => subscriber.error(failed(cause));
     let answer: Subscription | undefined;
+    const follow = (answer$: Observable<string>): void => {
+      answer = answer$.subscribe({
+        next: (text) => subscriber.next(text),
+        error,
+        complete: () => subscriber.complete(),
+      });
+    };
     const run = chunks$.subscribe({
       next: (chunk) => {
         if (subscriber.closed) return;
@@ -160,11 +167,7 @@ function nestedRun(
           error(cause);
           return;
         }
-        answer = answer$.subscribe({
-          next: (text) => subscriber.next(text),
-          error,
-          complete: () => subscriber.complete(),
-        });
+        follow(answer$);
       },
     });
     return () => {

@@ -63,7 +63,8 @@ export function observableToolResult(
     let settled = false;
     // This subscriber listens to the tool no more.
     let over = false;
-    let source: Subscription | undefined;
+    // Read by `stop`, which a synchronous tool reaches before `subscribe` returns.
+    let source: Subscription | undefined = undefined;
     let limit: Subscription | undefined;
     // The last value: as it came (no progress: converted only at the end), or converted.
     let last: unknown;
