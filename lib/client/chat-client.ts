@@ -32,7 +32,7 @@ export const CALLING_CLIENT_KEY = 'rx-advisors.client';
  * ```
  */
 export class ChatClient {
-  /** Set by {@link ChatClient.runsAsAgent}: each call names this client in its context. */
+  /** Set by `runsAsAgent()`: each call names this client in its context. */
   private asAgent = false;
 
   private constructor(private readonly defaults: ClientDefaults) {}
