@@ -12,7 +12,12 @@ import type { ToolLookup } from './tool-lookup.js';
 
 /**
  * The `request.context` key under which a call of a client marked with `runsAsAgent()`
- * names the client. @internal
+ * names the client.
+ * @internal
+ * @example
+ * ```ts partial
+ * const runsIt = request.context.get(CALLING_CLIENT_KEY) === researcher;
+ * ```
  */
 export const CALLING_CLIENT_KEY = 'rx-advisors.client';
 
