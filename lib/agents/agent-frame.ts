@@ -1,4 +1,5 @@
 import { parentCallOf } from '../advisor-api/parent-call.js';
+import { CALLING_CLIENT_KEY } from '../client/chat-client.js';
 
 /** The `request.context` key under which a nested agent's call records who it is. */
 const KEY = 'rx-advisors.agent';
@@ -46,7 +47,9 @@ export function agentPathOf(context: ReadonlyMap<string, unknown>): readonly str
 }
 
 /**
- * Whether `identity` already runs a call in the chain of calls that ends at `context`.
+ * Whether `identity` already runs a call in the chain of calls that ends at `context`: a
+ * nested agent's call (its frame) or a call of a client an agent tool runs, the top-level
+ * one included (the client names itself: `ChatClient.runsAsAgent`).
  * @internal
  */
 export function isRunningIn(context: ReadonlyMap<string, unknown>, identity: object): boolean {
@@ -57,6 +60,7 @@ export function isRunningIn(context: ReadonlyMap<string, unknown>, identity: obj
     call = parentCallOf(call)
   ) {
     seen.add(call);
+    if (call.get(CALLING_CLIENT_KEY) === identity) return true;
     if (agentFrameOf(call)?.identity === identity) return true;
   }
   return false;

@@ -1,27 +1,25 @@
 import {
-  catchError,
   defer,
   from,
   isObservable,
   last,
-  map,
+  Observable,
   of,
   throwError,
-  type Observable,
+  type Subscription,
 } from 'rxjs';
 import { ContextKeys } from '../advisor-api/context-keys.js';
 import { callDepth } from '../advisor-api/parent-call.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatResponse } from '../core/chat-response.js';
 import { ResponseAssembler } from '../core/response-assembler.js';
-import { filterThen } from '../core/filter-then.js';
 import type { Tool, ToolContext } from '../core/tool.js';
-import type { ToolResultContent } from '../core/tool-result-content.js';
 import { validateOptions, withDefaults } from '../core/validate-options.js';
 import { AgentCycleError } from '../errors/agent-cycle-error.js';
 import { AgentDepthError } from '../errors/agent-depth-error.js';
 import { AgentRunError } from '../errors/agent-run-error.js';
 import { failingRun } from '../errors/fails-run.js';
+import { NestedChunk } from '../tools/nested-chunk.js';
 import { tool } from '../tools/tool-fn.js';
 import { AGENT_FRAME_KEY, agentPathOf, isRunningIn, type AgentFrame } from './agent-frame.js';
 import {
@@ -84,9 +82,12 @@ export function agentTool<TArgs = { task: string }>(options: AgentToolOptions<TA
   const { client, name, description, maxDepth, onError, timeout, output } = resolved;
   const prompt =
     options.prompt ?? ((args: TArgs) => client.prompt((args as { task: string }).task));
+  // Its calls name it from now on, top-level ones included: a cycle through them is
+  // refused at the first call back into it.
+  client.runsAsAgent();
   const fail = (error: Error): Error => (onError === 'throw' ? failingRun(error) : error);
 
-  const execute = (args: TArgs, context: ToolContext): Observable<ToolResultContent | string> =>
+  const execute = (args: TArgs, context: ToolContext): Observable<NestedChunk | string> =>
     defer(() => {
       const parent = context.callContext;
       const path = [...(parent === undefined ? [] : agentPathOf(parent)), name];
@@ -102,50 +103,87 @@ export function agentTool<TArgs = { task: string }>(options: AgentToolOptions<TA
       const frame: AgentFrame = { name, path, identity: client };
       const params: Record<string, unknown> = { [AGENT_FRAME_KEY]: frame };
       if (parent !== undefined) params[ContextKeys.PARENT_CALL] = parent;
-      const assembler = new ResponseAssembler();
-      const progress$ = prompt(args, context)
-        .advisorParams(params)
-        .stream()
-        .chunks()
-        .pipe(
-          // One operator for the whole per-chunk work: this is the hot path of every nested chunk.
-          map((chunk) => {
-            assembler.add(chunk);
-            if (chunk.type === 'usage') context.reportUsage?.(chunk.usage);
-            return progressOf(chunk, path);
-          }),
-        );
-      // filterThen: `concatWith(defer(…))` in one subscription (no inner hop per chunk).
-      return filterThen(progress$, keepAll, () => answerOf(assembler.build(), output)).pipe(
-        catchError((cause: unknown) =>
-          throwError(() => fail(new AgentRunError({ agentName: name, path, cause }))),
-        ),
+      const chunks$ = prompt(args, context).advisorParams(params).stream().chunks();
+      return nestedRun(chunks$, path, context, output, (cause) =>
+        fail(new AgentRunError({ agentName: name, path, cause })),
       );
     });
 
-  return tool<TArgs, ToolResultContent | string>({
+  // The nested chunks are never converted (the tool path sends them as they are); the
+  // answer is text.
+  return tool<TArgs, NestedChunk | string>({
     name,
     description,
     parameters: (options.parameters ?? TASK_PARAMETERS) as never,
     execute,
-    // Progress is already what a preliminary result carries: no text to encode or decode.
-    resultConverter: (value) => value,
     ...(timeout === undefined ? {} : { timeout }),
   });
 }
 
-const keepAll = (): boolean => true;
-
 /**
- * A nested chunk as progress: no text (the model never sees progress), the chunk with its
- * path of agents; an agent's further down is forwarded as it is (its path is whole).
+ * The nested call's chunks as the tool's values, then its answer: each chunk is added to
+ * the response, its usage reported to the parent, and it goes on as a `NestedChunk` (an
+ * agent's further down as it is: its path is whole). One subscriber for it all (this is the
+ * hot path of every nested chunk: no operator chain, one object per chunk); a failure of
+ * the run, of `output` or of the per-chunk work is `failed(cause)`.
  */
-function progressOf(chunk: ChatChunk, path: readonly string[]): ToolResultContent {
-  const agentChunk =
-    chunk.type === 'tool-result' && chunk.agentChunk !== undefined
-      ? chunk.agentChunk
-      : { agentPath: path, chunk };
-  return { content: '', agentChunk };
+function nestedRun(
+  chunks$: Observable<ChatChunk>,
+  path: readonly string[],
+  context: ToolContext,
+  output: AgentToolOptions<unknown>['output'],
+  failed: (cause: unknown) => Error,
+): Observable<NestedChunk | string> {
+  return new Observable<NestedChunk | string>((subscriber) => {
+    const assembler = new ResponseAssembler();
+    const { reportUsage } = context;
+    const error = (cause: unknown): void => subscriber.error(failed(cause));
+    let answer: Subscription | undefined;
+    const follow = (answer$: Observable<string>): void => {
+      answer = answer$.subscribe({
+        next: (text) => subscriber.next(text),
+        error,
+        complete: () => subscriber.complete(),
+      });
+    };
+    const run = chunks$.subscribe({
+      next: (chunk) => {
+        if (subscriber.closed) return;
+        try {
+          assembler.add(chunk);
+          if (chunk.type === 'usage') reportUsage?.(chunk.usage);
+        } catch (cause) {
+          error(cause);
+          return;
+        }
+        subscriber.next(nestedChunkOf(chunk, path));
+      },
+      error,
+      complete: () => {
+        let answer$: Observable<string>;
+        try {
+          answer$ = answerOf(assembler.build(), output);
+        } catch (cause) {
+          error(cause);
+          return;
+        }
+        follow(answer$);
+      },
+    });
+    return () => {
+      run.unsubscribe();
+      answer?.unsubscribe();
+    };
+  });
+}
+
+/** A chunk of the nested call as a tool value; an agent's further down goes on as it is. */
+function nestedChunkOf(chunk: ChatChunk, path: readonly string[]): NestedChunk {
+  if (chunk.type !== 'tool-result' || chunk.agentChunk === undefined) {
+    return new NestedChunk(path, chunk);
+  }
+  const nested = chunk.agentChunk;
+  return nested instanceof NestedChunk ? nested : new NestedChunk(nested.agentPath, nested.chunk);
 }
 
 /** What the parent model sees: the text, or the `output` function's answer. */

@@ -11,6 +11,17 @@ import { PromptSpec } from './prompt-spec.js';
 import type { ToolLookup } from './tool-lookup.js';
 
 /**
+ * The `request.context` key under which a call of a client marked with `runsAsAgent()`
+ * names the client.
+ * @internal
+ * @example
+ * ```ts partial
+ * const runsIt = request.context.get(CALLING_CLIENT_KEY) === researcher;
+ * ```
+ */
+export const CALLING_CLIENT_KEY = 'rx-advisors.client';
+
+/**
  * The entry point: a model with default advisors, tools and options. Every call is a cold
  * Observable; nothing runs until it is subscribed, and each subscription is one call.
  *
@@ -26,6 +37,9 @@ import type { ToolLookup } from './tool-lookup.js';
  * ```
  */
 export class ChatClient {
+  /** Set by `runsAsAgent()`: each call names this client in its context. */
+  private asAgent = false;
+
   private constructor(private readonly defaults: ClientDefaults) {}
 
   /**
@@ -57,8 +71,20 @@ export class ChatClient {
    * @returns An immutable prompt spec.
    */
   prompt(text?: string): PromptSpec {
-    const spec = new PromptSpec(this.defaults);
+    let spec = new PromptSpec(this.defaults);
+    // Only a client an agent tool runs pays this (the agents' cycle check reads it).
+    if (this.asAgent) spec = spec.advisorParams({ [CALLING_CLIENT_KEY]: this });
     return text === undefined ? spec : spec.user(text);
+  }
+
+  /**
+   * Marks this client as one an agent tool runs: from now on each of its calls, top-level
+   * ones included, names it in `request.context` (under {@link CALLING_CLIENT_KEY}), so
+   * an agent called again below its own top-level call is refused at once.
+   * @internal
+   */
+  runsAsAgent(): void {
+    this.asAgent = true;
   }
 
   /**

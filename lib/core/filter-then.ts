@@ -38,12 +38,10 @@ export function filterThen<T, R>(
 ): Observable<T | R> {
   return new Observable<T | R>((subscriber) => {
     let tail: Subscription | undefined;
+    // The subscriber itself, as `defer` passes it: no wrapper per value of the tail (every
+    // chunk of a nested agent passes two tails, the round's and its tools').
     const follow = (rest$: Observable<R>): void => {
-      tail = rest$.subscribe({
-        next: (value) => subscriber.next(value),
-        error: (err: unknown) => subscriber.error(err),
-        complete: () => subscriber.complete(),
-      });
+      tail = rest$.subscribe(subscriber);
     };
     const head = source$.subscribe({
       next: (value) => {

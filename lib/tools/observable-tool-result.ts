@@ -1,24 +1,10 @@
-import {
-  catchError,
-  defaultIfEmpty,
-  defer,
-  finalize,
-  map,
-  of,
-  takeLast,
-  takeUntil,
-  tap,
-  throwError,
-  timeout,
-  timer,
-  type Observable,
-} from 'rxjs';
-import { filterThen } from '../core/filter-then.js';
-import type { ToolCall } from '../core/message.js';
+import { asyncScheduler, Observable, type Subscription } from 'rxjs';
+import type { ToolCall, ToolMessage } from '../core/message.js';
 import type { Tool } from '../core/tool.js';
 import type { ToolResultContent } from '../core/tool-result-content.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
+import { NestedChunk, nestedResult } from './nested-chunk.js';
 import {
   failure,
   preliminaryResult,
@@ -33,7 +19,9 @@ import type { ToolExecution } from './tool-execution.js';
  * The result of a tool whose `execute` returned an Observable: its last value (`undefined`
  * when it completes empty) as the one `ToolMessage`. With `execution.emitProgress`, every
  * value also goes out, as it comes, as a preliminary `tool-result` chunk (converted like
- * the result): the client sees the tool's progress, the model only the last value.
+ * the result): the client sees the tool's progress, the model only the last value. A
+ * nested agent's chunk (`NestedChunk`, what `agentTool` emits) goes out as it is, as the
+ * preliminary's `agentChunk`, and is never the result.
  *
  * ```
  * output$:  --a--b--c|
@@ -42,9 +30,14 @@ import type { ToolExecution } from './tool-execution.js';
  *
  * The time limit (RxJS time) covers the whole run, progress or not; on it, or on
  * unsubscription before the tool completes, the tool's AbortSignal fires and its
- * subscription ends. A failure (the tool's error, a value the converter rejects, the
- * time limit) is the error result, or the error under policy `throw`; preliminaries sent
- * before it stay sent.
+ * subscription ends (on the limit, before the error follows). A failure (the tool's error,
+ * a value the converter rejects, the time limit) is the error result, or the error under
+ * policy `throw`; preliminaries sent before it stay sent.
+ *
+ * One subscriber does it all (the fused form of `tap`, `finalize`, `catchError`, `map`,
+ * `takeLast` and a time limit): a value of a long-running tool, such as each chunk of a
+ * nested agent, costs one call and one chunk, not an operator chain (docs/agents.md, "Cost
+ * per nested chunk").
  * @internal
  * @example
  * ```ts
@@ -64,81 +57,90 @@ export function observableToolResult(
   execution: ToolExecution,
   abort: () => void,
 ): Observable<ToolCallEvent> {
-  return defer(() => {
+  const progress = execution.emitProgress === true;
+  return new Observable<ToolCallEvent>((subscriber) => {
+    // The tool completed or failed by itself (no abort then).
     let settled = false;
-    const values$ = output$.pipe(
-      tap({ complete: () => (settled = true), error: () => (settled = true) }),
-      // Unsubscribed (by the caller or by the time limit) before the tool settled.
-      finalize(() => {
-        if (!settled) abort();
-      }),
-      catchError((cause: unknown) =>
-        throwError(
-          () => new ToolExecutionError({ toolName: tool.name, toolCallId: call.id, cause }),
-        ),
-      ),
-    );
-    const limit = timeLimitOf(tool, execution);
-    let events$: Observable<ToolCallEvent>;
-    if (execution.emitProgress === true) {
-      events$ = withProgress(values$, tool, call);
-      if (limit !== undefined) events$ = within(events$, limit, tool, call);
-    } else {
-      // One value, at the end: a limit on the first value is a limit on the whole run.
-      const last$ = values$.pipe(takeLast(1), defaultIfEmpty(undefined));
-      events$ = (
-        limit === undefined
-          ? last$
-          : last$.pipe(
-              timeout({ first: limit, with: () => throwError(timedOut(limit, tool, call)) }),
-            )
-      ).pipe(map((value) => toolMessage(call, toResult(tool, call, value))));
+    // This subscriber listens to the tool no more.
+    let over = false;
+    // Read by `stop`, which a synchronous tool reaches before `subscribe` returns.
+    let source: Subscription | undefined = undefined;
+    let limit: Subscription | undefined;
+    // The last value: as it came (no progress: converted only at the end), or converted.
+    let last: unknown;
+    let converted: ToolResultContent | undefined;
+
+    const stop = (): void => {
+      if (over) return;
+      over = true;
+      limit?.unsubscribe();
+      source?.unsubscribe();
+      if (!settled) abort();
+    };
+    const end = (message: ToolMessage): void => {
+      stop();
+      subscriber.next(message);
+      subscriber.complete();
+    };
+    const fail = (error: unknown): void => {
+      stop();
+      let message: ToolMessage;
+      try {
+        message = failure(error, call, execution);
+      } catch (thrown) {
+        subscriber.error(thrown);
+        return;
+      }
+      end(message);
+    };
+
+    const ms = timeLimitOf(tool, execution);
+    if (ms !== undefined) {
+      limit = asyncScheduler.schedule(() => {
+        fail(new ToolTimeoutError({ toolName: tool.name, toolCallId: call.id, timeout: ms }));
+      }, ms);
     }
-    return events$.pipe(catchError((error: unknown) => of(failure(error, call, execution))));
+    source = output$.subscribe({
+      next: (value) => {
+        if (over) return;
+        if (value instanceof NestedChunk) {
+          if (progress) subscriber.next(nestedResult(call, value));
+          return;
+        }
+        if (!progress) {
+          last = value;
+          return;
+        }
+        let chunk: ToolCallEvent;
+        try {
+          converted = toResult(tool, call, value);
+          chunk = preliminaryResult(call, converted);
+        } catch (error) {
+          fail(error);
+          return;
+        }
+        subscriber.next(chunk);
+      },
+      error: (cause: unknown) => {
+        if (over) return;
+        settled = true;
+        fail(new ToolExecutionError({ toolName: tool.name, toolCallId: call.id, cause }));
+      },
+      complete: () => {
+        if (over) return;
+        settled = true;
+        let message: ToolMessage;
+        try {
+          message = toolMessage(call, converted ?? toResult(tool, call, last));
+        } catch (error) {
+          fail(error);
+          return;
+        }
+        end(message);
+      },
+    });
+    // It ended while it was subscribing (a synchronous tool, or a failure at once).
+    if (over) source.unsubscribe();
+    return stop;
   });
-}
-
-/** Every value as a preliminary result, then the last one as the message. */
-function withProgress(
-  values$: Observable<unknown>,
-  tool: Tool,
-  call: ToolCall,
-): Observable<ToolCallEvent> {
-  return defer(() => {
-    let last: ToolResultContent | undefined;
-    // filterThen: `concat(…, defer(…))` in one subscription, on every value of a long run.
-    return filterThen<ToolCallEvent, ToolCallEvent>(
-      values$.pipe(map((value) => preliminaryResult(call, (last = toResult(tool, call, value))))),
-      keepAll,
-      () => [toolMessage(call, last ?? toResult(tool, call, undefined))],
-    );
-  });
-}
-
-/**
- * `events$`, cut off after `limit` ms with a `ToolTimeoutError`: the tool is unsubscribed
- * (and aborted) first, then the error follows. Unlike `timeout({ first })`, the limit holds
- * for the whole run, not until a first value (a preliminary would otherwise lift it).
- */
-function within(
-  events$: Observable<ToolCallEvent>,
-  limit: number,
-  tool: Tool,
-  call: ToolCall,
-): Observable<ToolCallEvent> {
-  return defer(() => {
-    let late = false;
-    return filterThen<ToolCallEvent, ToolCallEvent>(
-      events$.pipe(takeUntil(timer(limit).pipe(tap(() => (late = true))))),
-      keepAll,
-      () => (late ? throwError(timedOut(limit, tool, call)) : []),
-    );
-  });
-}
-
-const keepAll = (): boolean => true;
-
-/** The error of a tool past its time limit. */
-function timedOut(limit: number, tool: Tool, call: ToolCall): () => ToolTimeoutError {
-  return () => new ToolTimeoutError({ toolName: tool.name, toolCallId: call.id, timeout: limit });
 }

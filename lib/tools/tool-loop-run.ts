@@ -1,4 +1,4 @@
-import { concat, concatMap, defer, from, map, of, type Observable } from 'rxjs';
+import { concat, concatMap, defer, from, of, type Observable } from 'rxjs';
 import type { AdvisorChain } from '../advisor-api/advisor.js';
 import { CallInterceptors } from '../advisor-api/call-interceptors.js';
 import { noteModelCalls, takeModelCalls } from '../advisor-api/model-calls-of-error.js';
@@ -11,7 +11,7 @@ import type { ToolMessage } from '../core/message.js';
 import { ToolLoopTranscript } from '../core/tool-loop-transcript.js';
 import { ToolLoopLimitError } from '../errors/tool-loop-limit-error.js';
 import { TooManyToolCallsError } from '../errors/too-many-tool-calls-error.js';
-import { finalChunks, returnDirectText, toToolEvent, toToolResultChunk } from './loop-chunks.js';
+import { finalChunks, returnDirectText, toToolResultChunk } from './loop-chunks.js';
 import { RoundAssembly } from './round-assembly.js';
 import {
   asObservable,
@@ -22,6 +22,7 @@ import {
   type RoundEnd,
 } from './round-end.js';
 import { startToolCalls } from './start-tool-calls.js';
+import { toolEventsThen } from './tool-events-then.js';
 import { firstStop } from './stop-conditions.js';
 import { prepareRequest } from './prepare-round.js';
 import { roundInterceptors } from './repair-tool-call.js';
@@ -145,11 +146,9 @@ export class ToolLoopRun {
     const unannounced = assembly.sawToolCall ? renamed : toolCalls;
     const announced = unannounced.map((call): ChatChunk => ({ type: 'tool-call', ...call }));
     announced.push(roundEndChunk(state.round, response.finishReason));
-    // The events go out before any tool starts.
-    return concat(
-      from(announced),
-      defer(() => asObservable(this.tools$(round))),
-    );
+    // The events go out before any tool starts. filterThen, not `concat`: one subscriber
+    // hop fewer on every value of a long-running tool (a nested agent's chunks).
+    return filterThen<ChatChunk, LoopItem>(from(announced), keepAll, () => this.tools$(round));
   }
 
   /** Asks for the approvals the round needs (if any), then runs its tools. */
@@ -243,7 +242,7 @@ export class ToolLoopRun {
     const next = (): LoopItem[] => this.afterTools(round, merge(results));
     // Nothing of `rest$` passes `keepNone`: only what `next` returns goes on.
     if (!emitToolEvents) return filterThen(rest$, keepNone, next) as Observable<LoopItem>;
-    const events$ = filterThen(rest$.pipe(map(toToolEvent)), keepAll, next);
+    const events$ = toolEventsThen(rest$, next);
     return out.length === 0 ? events$ : concat(from(out), events$);
   }
 

@@ -251,4 +251,44 @@ describe('agentTool (marble)', () => {
       });
     });
   });
+
+  it("cuts the child at the agent tool's time limit: unsubscribed first, then the error result", () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const round1 = cold('-(cf|)', { c: call('c1', 'child'), f: finish('tool-calls') });
+      const child$ = cold('    ----a--b----c|', { a: text('Hel'), b: text('lo'), c: text('!') });
+      const round2 = cold('              ----(f|)', { f: finish('stop') });
+      const child = agentTool({
+        client: plain(child$),
+        name: 'child',
+        description: 'A child',
+        timeout: 9,
+      });
+      const parent = client([round1, round2], [child]);
+      expectObservable(parent.prompt('Hi').stream().chunks()).toBe('s(ce)A--B-(rt)(omuf|)', {
+        s: roundStart(1),
+        c: call('c1', 'child'),
+        e: roundEnd(1, 'tool-calls'),
+        A: nested('c1', ['child'], text('Hel')),
+        B: nested('c1', ['child'], text('lo')),
+        r: {
+          type: 'tool-result',
+          id: 'c1',
+          name: 'child',
+          content:
+            'The tool "child" did not finish within 9 ms and was cancelled. Try again later or answer without it.',
+          isError: true,
+        },
+        t: roundStart(2),
+        o: roundEnd(2, 'stop'),
+        m: meta(2),
+        u: {
+          type: 'usage',
+          usage: { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined },
+        },
+        f: finish('stop'),
+      });
+      expectSubscriptions(child$.subscriptions).toBe('-^--------!');
+      expectSubscriptions(round2.subscriptions).toBe('----------^---!');
+    });
+  });
 });

@@ -239,26 +239,45 @@ describe('agentTool: a ChatClient as a tool', () => {
     );
   });
 
-  it('refuses a cycle between agents with an AgentCycleError', async () => {
+  it('refuses a cycle through the top-level client at its first re-entry', async () => {
     const wired: { toA?: Tool } = {};
     const b = agent(
       [delegate('toA', 'back'), { text: 'b done' }],
       [{ ...agentToolLazy(() => wired.toA), name: 'toA' } as Tool],
     );
-    const a = agent(
-      [delegate('toB', 'go'), delegate('toB', 'again'), { text: 'a done' }, { text: 'a top done' }],
-      [],
-    );
+    const a = agent([delegate('toB', 'go'), { text: 'a top done' }], []);
     const toB = agentTool({ client: b.client, name: 'toB', description: 'B' });
     const aClient = a.client.mutate().defaultTools(toB).build();
     wired.toA = agentTool({ client: aClient, name: 'toA', description: 'A' });
-    await chunksOf(aClient.prompt('Hi').stream().chunks());
-    // top A → toB (B) → toA (A) → toB: B is running already.
-    const refused = toolResultsSeen(a.model, 2)[0];
+    const chunks = await chunksOf(aClient.prompt('Hi').stream().chunks());
+    // top A → toB (B) → toA: A runs the top-level call already; it is never started again.
+    const refused = toolResultsSeen(b.model, 1)[0];
     expect(refused.isError).toBe(true);
     expect(refused.content).toContain(
-      '"toB" was not started: it is already running in this tree (toB → toA → toB)',
+      '"toA" was not started: it is already running in this tree (toB → toA)',
     );
+    expect(a.model.requests).toHaveLength(2);
+    expect(chunks.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
+  });
+
+  it('refuses a cycle between nested agents with an AgentCycleError', async () => {
+    const wired: { toB?: Tool } = {};
+    const c = agent(
+      [delegate('toB', 'again'), { text: 'c done' }],
+      [{ ...agentToolLazy(() => wired.toB), name: 'toB' } as Tool],
+    );
+    const toC = agentTool({ client: c.client, name: 'toC', description: 'C' });
+    const b = agent([delegate('toC', 'go'), { text: 'b done' }], [toC]);
+    wired.toB = agentTool({ client: b.client, name: 'toB', description: 'B' });
+    const top = agent([delegate('toB', 'go'), { text: 'top done' }], [wired.toB]);
+    await chunksOf(top.client.prompt('Hi').stream().chunks());
+    // top → toB (B) → toC (C) → toB: B is running already.
+    const refused = toolResultsSeen(c.model, 1)[0];
+    expect(refused.isError).toBe(true);
+    expect(refused.content).toContain(
+      '"toB" was not started: it is already running in this tree (toB → toC → toB)',
+    );
+    expect(b.model.requests).toHaveLength(2);
   });
 
   it('reports a failed child as an error result by default', async () => {

@@ -1,0 +1,53 @@
+import { Observable } from 'rxjs';
+import type { ChatChunk } from '../core/chat-chunk.js';
+import { toToolEvent } from './loop-chunks.js';
+import type { ToolCallEvent } from './tool-call-results.js';
+
+/**
+ * The events of a round's running tool calls as outbound chunks (a result as its
+ * `tool-result` chunk, a preliminary as it is), then, once they complete, the values
+ * `then()` returns: `filterThen(events$.pipe(map(toToolEvent)), keepAll, then)` in one
+ * subscriber, the path every value of a long-running tool takes (each chunk of a nested
+ * agent: docs/agents.md, "Cost per nested chunk"). An error of `events$` or of `then` is
+ * the stream's error; unsubscribing unsubscribes `events$`.
+ *
+ * ```
+ * events$: --p--q--m|        p, q: preliminaries; m: a result message
+ * then():           (xy|)
+ * result:  --p--q--M(xy|)    M: m as its tool-result chunk
+ * ```
+ *
+ * @internal
+ * @example
+ * ```ts
+ * toolEventsThen(rest$, () => this.afterTools(round, results));
+ * ```
+ * @param events$ The round's tool events.
+ * @param then What follows them (the next round's step, or the loop's end).
+ * @returns A cold Observable.
+ */
+export function toolEventsThen<R>(
+  events$: Observable<ToolCallEvent>,
+  then: () => readonly R[],
+): Observable<ChatChunk | R> {
+  return new Observable<ChatChunk | R>((subscriber) =>
+    events$.subscribe({
+      next: (event) => subscriber.next(toToolEvent(event)),
+      error: (err: unknown) => subscriber.error(err),
+      complete: () => {
+        let rest: readonly R[];
+        try {
+          rest = then();
+        } catch (err) {
+          subscriber.error(err);
+          return;
+        }
+        for (const value of rest) {
+          if (subscriber.closed) return;
+          subscriber.next(value);
+        }
+        subscriber.complete();
+      },
+    }),
+  );
+}
