@@ -16,9 +16,10 @@ import { REDACTION_DEPTH } from './traced-model-call.js';
  * An interceptor for the tool-execution core that runs each tool inside an
  * `execute_tool {name}` span, a child of the model call that asked for it, and makes
  * that span the active context while the tool runs (so what the tool does through
- * instrumented libraries nests under it). A plain value keeps the synchronous fast path;
- * a Promise or an Observable becomes an Observable whose unsubscribe (the call's
- * unsubscribe, the tool's timeout) ends the span as cancelled. Registered with `inherit`:
+ * instrumented libraries nests under it). A plain value keeps the synchronous fast path,
+ * a Promise stays a Promise (the core's fast path for asynchronous tools; the core's
+ * `onAbort` ends the span as cancelled on the call's unsubscribe or the tool's timeout),
+ * and an Observable is observed (its unsubscribe ends the span as cancelled). Registered with `inherit`:
  * the tools of a nested call with no `OpenTelemetryAdvisor` of its own are traced too
  * (under that call's `invoke_agent` span); a nested call with its own advisor is left to
  * it. While a tool runs, its span is where a nested call it starts (an agent tool's)
@@ -97,6 +98,34 @@ export function toolSpanInterceptor(
     if (!isObservable(output) && !isPromiseLike(output)) {
       succeed(output);
       return output;
+    }
+    const { onAbort } = invocation;
+    if (!isObservable(output) && onAbort !== undefined) {
+      // A Promise stays a Promise (the core's fast path for asynchronous tools); the core
+      // tells of a cancel (unsubscribe, time limit) through `onAbort`.
+      let open = true;
+      onAbort(() => {
+        if (!open) return;
+        open = false;
+        done(null);
+        span.cancel();
+      });
+      return Promise.resolve(output).then(
+        (value) => {
+          if (open) {
+            open = false;
+            succeed(value);
+          }
+          return value;
+        },
+        (error: unknown) => {
+          if (open) {
+            open = false;
+            fail(error);
+          }
+          throw error;
+        },
+      );
     }
     const output$: Observable<unknown> = isObservable(output) ? output : defer(() => from(output));
     let last: unknown;
