@@ -16,6 +16,7 @@ import { asyncNoopTool, collectText, noopTool } from './adapters/rx-advisors.js'
 import { BenchChatModel } from './harness/bench-chat-model.js';
 import { roundOf, textChunks, toolRoundChunks } from './harness/chunks.js';
 import { textFixture } from './harness/fixtures.js';
+import type { Session } from 'node:inspector';
 import { processCpuNow } from './harness/measure.js';
 import {
   sdkFloorRound,
@@ -86,7 +87,8 @@ function registering(interceptor: ToolCallInterceptor | undefined): Advisor {
   return advisor({
     name: 'Registering',
     before: (request) => {
-      if (interceptor !== undefined) CallInterceptors.of(request.context).onToolCall(key, interceptor);
+      if (interceptor !== undefined)
+        CallInterceptors.of(request.context).onToolCall(key, interceptor);
       return request;
     },
   });
@@ -97,7 +99,9 @@ function variants(): Record<string, Variant> {
     // Issue 32 / docs/guardrails.md: what registering a trivial tool-call interceptor costs,
     // W4-like (10 chunks, no tool) and W2 (async tool, ROUNDS rounds).
     const passExecute: ToolCallInterceptor = { execute: (_invocation, proceed) => proceed() };
-    const passCall: ToolCallInterceptor = { intercept: (invocation, proceed) => proceed(invocation.call) };
+    const passCall: ToolCallInterceptor = {
+      intercept: (invocation, proceed) => proceed(invocation.call),
+    };
     const words = wordGuardrail({ name: 'w', words: ['zebra'] });
     const w4 = (advisors: Advisor[]) => {
       const ten = textChunks(textFixture(10));
@@ -193,9 +197,7 @@ async function gcStats(
   );
 }
 
-type InspectorSession = import('node:inspector').Session;
-
-async function startHeapSampling(): Promise<InspectorSession> {
+async function startHeapSampling(): Promise<Session> {
   const { Session } = await import('node:inspector');
   const session = new Session();
   session.connect();
@@ -212,11 +214,11 @@ async function startHeapSampling(): Promise<InspectorSession> {
   return session;
 }
 
-async function stopHeapSampling(session: InspectorSession, file: string): Promise<void> {
+async function stopHeapSampling(session: Session, file: string): Promise<void> {
   const { writeFileSync } = await import('node:fs');
   const result = await new Promise<{ profile: unknown }>((resolve, reject) =>
     session.post('HeapProfiler.stopSampling', (error, value) =>
-      error ? reject(error) : resolve(value as { profile: unknown }),
+      error ? reject(error) : resolve(value),
     ),
   );
   writeFileSync(file, JSON.stringify(result.profile));

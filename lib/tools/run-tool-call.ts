@@ -66,7 +66,13 @@ function runCall(
         aroundExecute === undefined
           ? tool.execute(args, context)
           : aroundExecute(
-              { call, tool, args, context, onAbort: (listener) => (listeners ??= []).push(listener) },
+              {
+                call,
+                tool,
+                args,
+                context,
+                onAbort: (listener) => (listeners ??= []).push(listener),
+              },
               () => tool.execute(args, context),
             );
     } catch (error) {

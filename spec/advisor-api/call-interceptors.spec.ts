@@ -243,7 +243,7 @@ describe('ToolExecuteInvocation.onAbort (the execute seam)', () => {
     expect(told).toEqual(['getTime']);
   });
 
-  it('tells it when the tool runs past its time limit, after the tool's own signal fired', async () => {
+  it('tells it when the tool runs past its time limit, after the signal of the tool fired', async () => {
     const told: string[] = [];
     let aborted = false;
     const watched = tool({
