@@ -209,7 +209,8 @@ async function startHeapSampling(): Promise<Session> {
   await post('HeapProfiler.startSampling', {
     samplingInterval: 256,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    // HEAP_PROMOTED=1: only what outlived a young-generation collection (promoted, or still alive).
+    includeObjectsCollectedByMinorGC: process.env['HEAP_PROMOTED'] !== '1',
   });
   return session;
 }
