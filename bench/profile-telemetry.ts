@@ -8,12 +8,15 @@
 //   TSX_TSCONFIG_PATH=bench/tsconfig.bench.json node --import tsx bench/profile-telemetry.ts user
 // Profile one variant alone: add `--cpu-prof --cpu-prof-dir=bench/profiles` and the
 // variant's name as the second argument (`user w2-on`).
-import { ChatClient, ToolCallingAdvisor, type Advisor } from 'rx-advisors';
+import { advisor, ChatClient, ToolCallingAdvisor, type Advisor } from 'rx-advisors';
+import { CallInterceptors, type ToolCallInterceptor } from 'rx-advisors/advisor-api';
+import { GuardrailsAdvisor, wordGuardrail } from 'rx-advisors/guardrails';
 import { OpenTelemetryAdvisor } from 'rx-advisors/otel';
 import { asyncNoopTool, collectText, noopTool } from './adapters/rx-advisors.js';
 import { BenchChatModel } from './harness/bench-chat-model.js';
 import { roundOf, textChunks, toolRoundChunks } from './harness/chunks.js';
 import { textFixture } from './harness/fixtures.js';
+import type { Session } from 'node:inspector';
 import { processCpuNow } from './harness/measure.js';
 import {
   sdkFloorRound,
@@ -78,7 +81,44 @@ function floor(sdk: TelemetrySdk): () => Promise<unknown> {
 /** name → [run, scale of one run's ms into the reported unit, unit]. */
 type Variant = [() => Promise<unknown>, number, string];
 
+/** An advisor that registers `interceptor` as a tool-call interceptor (or nothing) per call. */
+function registering(interceptor: ToolCallInterceptor | undefined): Advisor {
+  const key = Symbol('bench-interceptor');
+  return advisor({
+    name: 'Registering',
+    before: (request) => {
+      if (interceptor !== undefined)
+        CallInterceptors.of(request.context).onToolCall(key, interceptor);
+      return request;
+    },
+  });
+}
+
 function variants(): Record<string, Variant> {
+  if (suite === 'interceptor') {
+    // Issue 32 / docs/guardrails.md: what registering a trivial tool-call interceptor costs,
+    // W4-like (10 chunks, no tool) and W2 (async tool, ROUNDS rounds).
+    const passExecute: ToolCallInterceptor = { execute: (_invocation, proceed) => proceed() };
+    const passCall: ToolCallInterceptor = {
+      intercept: (invocation, proceed) => proceed(invocation.call),
+    };
+    const words = wordGuardrail({ name: 'w', words: ['zebra'] });
+    const w4 = (advisors: Advisor[]) => {
+      const ten = textChunks(textFixture(10));
+      const client = ChatClient.builder(new BenchChatModel({ script: () => ten }))
+        .defaultAdvisors(...advisors)
+        .build();
+      return () => collectText(client.prompt('Hi').stream().content());
+    };
+    return {
+      'w4-plain': [w4([registering(undefined)]), 1e3, 'µs/call'],
+      'w4-execute': [w4([registering(passExecute)]), 1e3, 'µs/call'],
+      'w4-guard': [w4([new GuardrailsAdvisor({ input: [words] })]), 1e3, 'µs/call'],
+      'w2-plain': [loop([registering(undefined)], true), 1e3 / ROUNDS, 'µs/round'],
+      'w2-execute': [loop([registering(passExecute)], true), 1e3 / ROUNDS, 'µs/round'],
+      'w2-intercept': [loop([registering(passCall)], true), 1e3 / ROUNDS, 'µs/round'],
+    };
+  }
   if (suite === 'user') {
     const sdk = userTelemetrySdk();
     const floorSdk = userTelemetrySdk();
@@ -136,16 +176,54 @@ async function gcStats(
     }
   });
   observer.observe({ entryTypes: ['gc'] });
-  const runs = 2000;
+  const runs = Number(process.env['RUNS'] ?? 2000);
+  // With node --trace-gc-nvp: the collections after this line are the measured runs'.
+  if (process.env['MARK'] === '1') console.log('--- measured runs ---');
+  // HEAP_PROFILE=file: where the measured runs allocate (every sampled allocation, the
+  // collected ones too), as a .heapprofile for DevTools or a script.
+  const heapProfile = process.env['HEAP_PROFILE'];
+  const session = heapProfile === undefined ? undefined : await startHeapSampling();
   const start = processCpuNow();
   for (let i = 0; i < runs; i++) await run();
   const cpu = processCpuNow() - start;
+  if (session !== undefined && heapProfile !== undefined) {
+    await stopHeapSampling(session, heapProfile);
+  }
   await new Promise((resolve) => setTimeout(resolve, 50));
   observer.disconnect();
   const per = (value: number): string => ((value / runs) * unitsPerRun).toFixed(3);
   console.log(
     `per ${unit}: minor GCs ${per(seen.minor)}, major GCs ${per(seen.major)}, GC ${per(seen.ms * 1000)} µs of ${per(cpu * 1000)} µs CPU`,
   );
+}
+
+async function startHeapSampling(): Promise<Session> {
+  const { Session } = await import('node:inspector');
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object): Promise<unknown> =>
+    new Promise((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('HeapProfiler.enable');
+  await post('HeapProfiler.startSampling', {
+    samplingInterval: 256,
+    includeObjectsCollectedByMajorGC: true,
+    // HEAP_PROMOTED=1: only what outlived a young-generation collection (promoted, or still alive).
+    includeObjectsCollectedByMinorGC: process.env['HEAP_PROMOTED'] !== '1',
+  });
+  return session;
+}
+
+async function stopHeapSampling(session: Session, file: string): Promise<void> {
+  const { writeFileSync } = await import('node:fs');
+  const result = await new Promise<{ profile: unknown }>((resolve, reject) =>
+    session.post('HeapProfiler.stopSampling', (error, value) =>
+      error ? reject(error) : resolve(value),
+    ),
+  );
+  writeFileSync(file, JSON.stringify(result.profile));
+  session.disconnect();
 }
 
 async function main(): Promise<void> {

@@ -67,6 +67,14 @@ interface Entry<T> {
 export class CallInterceptors {
   private readonly models: Entry<ModelCallInterceptor>[] = [];
   private readonly tools: Entry<ToolCallInterceptor>[] = [];
+  /**
+   * What the lookups of a call that is not nested return, made on the first lookup after a
+   * change and kept until the next one: the tool loop reads the tool-call interceptors
+   * twice per round and the end of the chain the model-call ones once per model call, and
+   * a registry changes once per advisor per call, so a lookup allocates nothing.
+   */
+  private ownModels: { readonly composed: ModelCallInterceptor | undefined } | undefined;
+  private ownTools: readonly ToolCallInterceptor[] | undefined;
 
   /**
    * The interceptors of a call, created on first use.
@@ -91,22 +99,34 @@ export class CallInterceptors {
   static modelCallInterceptor(
     context: ReadonlyMap<string, unknown>,
   ): ModelCallInterceptor | undefined {
+    if (!context.has(ContextKeys.PARENT_CALL)) {
+      const own = context.get(KEY);
+      if (!(own instanceof CallInterceptors)) return undefined;
+      own.ownModels ??= { composed: composed(own.models.map((entry) => entry.interceptor)) };
+      return own.ownModels.composed;
+    }
     const list = collect(context, (registry) => registry.models);
-    if (list === undefined) return undefined;
-    if (list.length === 1) return list[0];
-    return (call, proceed) => composeModelCalls(list, 0, call, proceed);
+    return list === undefined ? undefined : composed(list);
   }
 
   /**
    * The tool-call interceptors that apply to a call, outermost first (the inherited ones
    * of the calls it is nested in, then its own); empty when there are none. Read once per
-   * tool round.
+   * tool round. The array is the registry's own until its next change: read it, do not
+   * keep or change it.
    * @param context The call's `request.context`.
    * @returns The interceptors, in composition order.
    */
   static toolCallInterceptors(
     context: ReadonlyMap<string, unknown>,
   ): readonly ToolCallInterceptor[] {
+    if (!context.has(ContextKeys.PARENT_CALL)) {
+      const own = context.get(KEY);
+      if (!(own instanceof CallInterceptors)) return NONE;
+      own.ownTools ??=
+        own.tools.length === 0 ? NONE : Object.freeze(own.tools.map((entry) => entry.interceptor));
+      return own.ownTools;
+    }
     return collect(context, (registry) => registry.tools) ?? NONE;
   }
 
@@ -119,6 +139,7 @@ export class CallInterceptors {
    */
   onModelCall(key: unknown, interceptor: ModelCallInterceptor, options?: InterceptOptions): this {
     register(this.models, key, interceptor, options);
+    this.ownModels = undefined;
     return this;
   }
 
@@ -131,6 +152,7 @@ export class CallInterceptors {
    */
   onToolCall(key: unknown, interceptor: ToolCallInterceptor, options?: InterceptOptions): this {
     register(this.tools, key, interceptor, options);
+    this.ownTools = undefined;
     return this;
   }
 
@@ -144,6 +166,8 @@ export class CallInterceptors {
       const index = list.findIndex((entry) => entry.key === key);
       if (index !== -1) list.splice(index, 1);
     }
+    this.ownModels = undefined;
+    this.ownTools = undefined;
     return this;
   }
 }
@@ -196,6 +220,13 @@ function collect<T>(
     parent = parent.get(ContextKeys.PARENT_CALL);
   }
   return result.length === 0 ? undefined : result;
+}
+
+/** The model-call interceptors of a list as one; `undefined` for none. */
+function composed(list: readonly ModelCallInterceptor[]): ModelCallInterceptor | undefined {
+  if (list.length === 0) return undefined;
+  if (list.length === 1) return list[0];
+  return (call, proceed) => composeModelCalls(list, 0, call, proceed);
 }
 
 function composeModelCalls(

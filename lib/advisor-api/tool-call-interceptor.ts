@@ -67,6 +67,15 @@ export interface ToolExecuteInvocation {
   readonly args: unknown;
   /** What `execute` receives. */
   readonly context: ToolContext;
+  /**
+   * Tells `listener` (once) if the core gives up on this execution before it settled: the
+   * call was unsubscribed or ran past its time limit, when the tool's `AbortSignal` would
+   * fire. Cheaper than reading `context.signal` (which makes an `AbortController`), so an
+   * interceptor can keep a Promise a Promise (the core's fast path for asynchronous
+   * tools) and still learn of a cancel. Set by the tool-execution core; optional for an
+   * invocation made elsewhere.
+   */
+  readonly onAbort?: ((listener: () => void) => void) | undefined;
 }
 
 /**

@@ -5,6 +5,7 @@ import { toAttributeValue } from './attribute-value.js';
 import { CallTelemetry } from './call-telemetry.js';
 import { GenAi, RxAttributes } from './gen-ai-conventions.js';
 import type { StreamWatcher } from './observe-stream.js';
+import { finishReasons } from './traced-model-call.js';
 
 /**
  * What the telemetry advisor watches of a call's outbound stream: usage and finish reason
@@ -29,7 +30,7 @@ export function watchCall(call: CallTelemetry): StreamWatcher<ChatChunk> {
   const outcome = (): Attributes => {
     const attributes: Attributes = { [RxAttributes.ROUNDS]: call.modelCalls };
     if (finishReason !== undefined) {
-      attributes[GenAi.RESPONSE_FINISH_REASONS] = [finishReason.replace(/-/g, '_')];
+      attributes[GenAi.RESPONSE_FINISH_REASONS] = finishReasons(finishReason);
     }
     if (usage?.inputTokens !== undefined) attributes[GenAi.USAGE_INPUT_TOKENS] = usage.inputTokens;
     if (usage?.outputTokens !== undefined) {

@@ -99,3 +99,28 @@ export function observeStream<T>(
     watching.watchCancel();
   });
 }
+
+/**
+ * {@link observeStream} for a watcher that is made at subscription and brings the context
+ * to subscribe in (a span started then): one object per subscription instead of a
+ * `defer`, a watcher and the closures that share its state.
+ * @internal
+ * @example
+ * ```ts
+ * observeStarted(model$, () => new ModelCallWatcher(call, request, model, parent));
+ * ```
+ * @param source$ The stream.
+ * @param start Makes the watcher of one subscription (and starts what it watches).
+ * @returns `source$`, observed.
+ */
+export function observeStarted<T>(
+  source$: Observable<T>,
+  start: () => StreamWatcher<T> & { readonly context: Context },
+): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const watcher = start();
+    const watching = new WatchingSubscriber(subscriber, watcher);
+    context.with(watcher.context, () => source$.subscribe(watching));
+    watching.watchCancel();
+  });
+}

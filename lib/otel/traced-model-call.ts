@@ -1,5 +1,5 @@
 import { SpanKind, type Attributes, type Context } from '@opentelemetry/api';
-import { defer, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { redact } from '../core/redact.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import type { ChatRequest, RequestChatModel } from '../core/chat-request.js';
@@ -8,7 +8,7 @@ import type { Usage } from '../core/usage.js';
 import { toAttributeValue } from './attribute-value.js';
 import type { CallTelemetry } from './call-telemetry.js';
 import { GenAi, RxAttributes } from './gen-ai-conventions.js';
-import { observeStream } from './observe-stream.js';
+import { observeStarted, type StreamWatcher } from './observe-stream.js';
 import { errorType, TelemetrySpan } from './telemetry-span.js';
 
 /** How deep recorded content is copied before it is summarized (as LoggerAdvisor). */
@@ -41,10 +41,39 @@ export function tracedModelCall(
   parent: Context,
   model$: Observable<ChatChunk>,
 ): Observable<ChatChunk> {
-  return defer(() => {
+  return observeStarted(model$, () => new ModelCallWatcher(call, request, chatModel, parent));
+}
+
+/**
+ * One subscription of a traced model call: starts its span, and keeps what the chunks
+ * tell until it ends. One object per model call: its fields are the state the closures of
+ * a `defer` would share.
+ */
+class ModelCallWatcher implements StreamWatcher<ChatChunk> {
+  readonly quietType: string | undefined;
+  readonly context: Context;
+  private readonly span: TelemetrySpan;
+  private readonly requested: string | undefined;
+  private readonly started = performance.now();
+  private firstChunk: number | undefined;
+  private usage: Usage | undefined;
+  private id: string | undefined;
+  private model: string | undefined;
+  private finishReason: FinishReason | undefined;
+  /** The text and the tool calls, when content is recorded. */
+  private readonly text: string[] | undefined;
+  private readonly toolCalls: ToolCall[] | undefined;
+
+  constructor(
+    private readonly call: CallTelemetry,
+    request: ChatRequest,
+    chatModel: RequestChatModel | undefined,
+    parent: Context,
+  ) {
     const { settings } = call;
     const number = ++call.modelCalls;
     const requested = request.options.model ?? chatModel?.defaultModel;
+    this.requested = requested;
     const span = TelemetrySpan.start(
       settings.tracer,
       requested === undefined ? GenAi.OPERATION_CHAT : `${GenAi.OPERATION_CHAT} ${requested}`,
@@ -54,97 +83,126 @@ export function tracedModelCall(
       },
       parent,
     );
+    this.span = span;
+    this.context = span.context;
     call.latestModelCall = span;
-    if (settings.recordContent) recordInput(span, request, settings.maxAttributeLength);
-    const started = performance.now();
-    let firstChunk: number | undefined;
-    let usage: Usage | undefined;
-    let id: string | undefined;
-    let model: string | undefined;
-    let finishReason: FinishReason | undefined;
-    const text: string[] | undefined = settings.recordContent ? [] : undefined;
-    const toolCalls: ToolCall[] | undefined = settings.recordContent ? [] : undefined;
-    const responseAttributes = (): Attributes => {
-      const attributes: Attributes = {};
-      if (firstChunk !== undefined) {
-        attributes[GenAi.RESPONSE_TIME_TO_FIRST_CHUNK] = (firstChunk - started) / 1000;
-      }
-      if (id !== undefined) attributes[GenAi.RESPONSE_ID] = id;
-      if (model !== undefined) attributes[GenAi.RESPONSE_MODEL] = model;
-      if (finishReason !== undefined) {
-        attributes[GenAi.RESPONSE_FINISH_REASONS] = [finishReason.replace(/-/g, '_')];
-      }
-      if (usage !== undefined) addUsage(attributes, usage);
-      if (text !== undefined && toolCalls !== undefined) {
-        const output = toAttributeValue(
-          [{ role: 'assistant', content: text.join(''), toolCalls }],
-          settings.maxAttributeLength,
-        );
-        if (output !== undefined) attributes[GenAi.OUTPUT_MESSAGES] = output;
-      }
-      return attributes;
-    };
-    const recordMetrics = (failure?: unknown): void => {
-      const sets = call.modelMetricAttributes(requested, model);
-      const seconds = (performance.now() - started) / 1000;
-      settings.metrics.duration(
-        seconds,
-        failure === undefined
-          ? sets.responded
-          : { ...sets.responded, [GenAi.ERROR_TYPE]: errorType(failure) },
+    if (settings.recordContent) {
+      recordInput(span, request, settings.maxAttributeLength);
+      this.text = [];
+      this.toolCalls = [];
+    }
+    // The per-chunk path: text deltas pass without a call, unless content is recorded.
+    this.quietType = this.text === undefined ? 'text-delta' : undefined;
+  }
+
+  next(chunk: ChatChunk): void {
+    if (this.firstChunk === undefined) {
+      this.firstChunk = performance.now();
+      this.call.settings.metrics.firstChunk(
+        (this.firstChunk - this.started) / 1000,
+        this.call.modelMetricAttributes(this.requested, undefined).requested,
       );
-      if (usage !== undefined) {
-        settings.metrics.tokens(usage.inputTokens, usage.outputTokens, sets.input, sets.output);
-        call.inputTokens += usage.inputTokens ?? 0;
-        call.outputTokens += usage.outputTokens ?? 0;
-      }
-    };
-    return observeStream(model$, span.context, () => ({
-      // The per-chunk path: text deltas pass without a call, unless content is recorded.
-      quietType: text === undefined ? 'text-delta' : undefined,
-      next: (chunk) => {
-        if (firstChunk === undefined) {
-          firstChunk = performance.now();
-          settings.metrics.firstChunk(
-            (firstChunk - started) / 1000,
-            call.modelMetricAttributes(requested, undefined).requested,
-          );
-        }
-        switch (chunk.type) {
-          case 'usage':
-            usage = chunk.usage;
-            break;
-          case 'metadata':
-            if (chunk.id !== undefined) id = chunk.id;
-            if (chunk.model !== undefined) model = chunk.model;
-            break;
-          case 'finish':
-            finishReason = chunk.reason;
-            break;
-          case 'text-delta':
-            text?.push(chunk.text);
-            break;
-          case 'tool-call':
-            toolCalls?.push({ id: chunk.id, name: chunk.name, arguments: chunk.arguments });
-            break;
-          default:
-            break;
-        }
-      },
-      complete: () => {
-        span.end(responseAttributes());
-        recordMetrics();
-      },
-      error: (error: unknown) => {
-        span.fail(error, responseAttributes());
-        recordMetrics(error);
-      },
-      cancel: () => {
-        span.set(responseAttributes());
-        span.cancel();
-      },
-    }));
-  });
+    }
+    switch (chunk.type) {
+      case 'usage':
+        this.usage = chunk.usage;
+        break;
+      case 'metadata':
+        if (chunk.id !== undefined) this.id = chunk.id;
+        if (chunk.model !== undefined) this.model = chunk.model;
+        break;
+      case 'finish':
+        this.finishReason = chunk.reason;
+        break;
+      case 'text-delta':
+        this.text?.push(chunk.text);
+        break;
+      case 'tool-call':
+        this.toolCalls?.push({ id: chunk.id, name: chunk.name, arguments: chunk.arguments });
+        break;
+      default:
+        break;
+    }
+  }
+
+  complete(): void {
+    this.span.end(this.responseAttributes());
+    this.recordMetrics(undefined);
+  }
+
+  error(error: unknown): void {
+    this.span.fail(error, this.responseAttributes());
+    this.recordMetrics(error);
+  }
+
+  cancel(): void {
+    this.span.set(this.responseAttributes());
+    this.span.cancel();
+  }
+
+  private responseAttributes(): Attributes {
+    const { firstChunk, id, model, finishReason, usage, text, toolCalls } = this;
+    const attributes: Attributes = {};
+    if (firstChunk !== undefined) {
+      attributes[GenAi.RESPONSE_TIME_TO_FIRST_CHUNK] = (firstChunk - this.started) / 1000;
+    }
+    if (id !== undefined) attributes[GenAi.RESPONSE_ID] = id;
+    if (model !== undefined) attributes[GenAi.RESPONSE_MODEL] = model;
+    if (finishReason !== undefined) {
+      attributes[GenAi.RESPONSE_FINISH_REASONS] = finishReasons(finishReason);
+    }
+    if (usage !== undefined) addUsage(attributes, usage);
+    if (text !== undefined && toolCalls !== undefined) {
+      const output = toAttributeValue(
+        [{ role: 'assistant', content: text.join(''), toolCalls }],
+        this.call.settings.maxAttributeLength,
+      );
+      if (output !== undefined) attributes[GenAi.OUTPUT_MESSAGES] = output;
+    }
+    return attributes;
+  }
+
+  private recordMetrics(failure: unknown): void {
+    const { call, usage } = this;
+    const { metrics } = call.settings;
+    const sets = call.modelMetricAttributes(this.requested, this.model);
+    const seconds = (performance.now() - this.started) / 1000;
+    metrics.duration(
+      seconds,
+      failure === undefined
+        ? sets.responded
+        : { ...sets.responded, [GenAi.ERROR_TYPE]: errorType(failure) },
+    );
+    if (usage !== undefined) {
+      metrics.tokens(usage.inputTokens, usage.outputTokens, sets.input, sets.output);
+      call.inputTokens += usage.inputTokens ?? 0;
+      call.outputTokens += usage.outputTokens ?? 0;
+    }
+  }
+}
+
+/** `gen_ai.response.finish_reasons` of a reason: one frozen array per reason, not one per round. */
+const FINISH_REASONS = new Map<string, readonly string[]>();
+
+/**
+ * The finish reasons attribute of a finish reason (`tool-calls` → `['tool_calls']`).
+ * @internal
+ * @example
+ * ```ts
+ * finishReasons('tool-calls'); // ['tool_calls'], the same array every time
+ * ```
+ * @param reason The reason of a `finish` chunk.
+ * @returns The attribute value.
+ */
+export function finishReasons(reason: string): string[] {
+  let value = FINISH_REASONS.get(reason);
+  if (value === undefined) {
+    value = Object.freeze([reason.replace(/-/g, '_')]);
+    // Bounded: the reasons are the `FinishReason` values (a provider's own are mapped to them).
+    if (FINISH_REASONS.size < 64) FINISH_REASONS.set(reason, value);
+  }
+  // Attribute values are read, never changed, by the SDK and its exporters.
+  return value as string[];
 }
 
 function requestAttributes(
@@ -180,12 +238,16 @@ function recordInput(span: TelemetrySpan, request: ChatRequest, maxLength: numbe
 }
 
 function addUsage(attributes: Attributes, usage: Usage): void {
-  const fields = [
-    [GenAi.USAGE_INPUT_TOKENS, usage.inputTokens],
-    [GenAi.USAGE_OUTPUT_TOKENS, usage.outputTokens],
-    [GenAi.USAGE_CACHE_READ_INPUT_TOKENS, usage.cacheReadTokens],
-    [GenAi.USAGE_CACHE_CREATION_INPUT_TOKENS, usage.cacheWriteTokens],
-    [GenAi.USAGE_REASONING_OUTPUT_TOKENS, usage.reasoningTokens],
-  ] as const;
-  for (const [name, value] of fields) if (typeof value === 'number') attributes[name] = value;
+  const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, reasoningTokens } = usage;
+  if (typeof inputTokens === 'number') attributes[GenAi.USAGE_INPUT_TOKENS] = inputTokens;
+  if (typeof outputTokens === 'number') attributes[GenAi.USAGE_OUTPUT_TOKENS] = outputTokens;
+  if (typeof cacheReadTokens === 'number') {
+    attributes[GenAi.USAGE_CACHE_READ_INPUT_TOKENS] = cacheReadTokens;
+  }
+  if (typeof cacheWriteTokens === 'number') {
+    attributes[GenAi.USAGE_CACHE_CREATION_INPUT_TOKENS] = cacheWriteTokens;
+  }
+  if (typeof reasoningTokens === 'number') {
+    attributes[GenAi.USAGE_REASONING_OUTPUT_TOKENS] = reasoningTokens;
+  }
 }

@@ -52,6 +52,8 @@ function runCall(
     const args = tool.parseArguments(call.arguments);
     // The AbortController is made only if the tool reads `signal`.
     let controller: AbortController | undefined;
+    // The execute-level interceptors' `onAbort` listeners: told after the signal fires.
+    let listeners: (() => void)[] | undefined;
     const context: ToolContext = toolContext(
       call,
       execution,
@@ -63,17 +65,29 @@ function runCall(
       output =
         aroundExecute === undefined
           ? tool.execute(args, context)
-          : aroundExecute({ call, tool, args, context }, () => tool.execute(args, context));
+          : aroundExecute(
+              {
+                call,
+                tool,
+                args,
+                context,
+                onAbort: (listener) => (listeners ??= []).push(listener),
+              },
+              () => tool.execute(args, context),
+            );
     } catch (error) {
       throw new ToolExecutionError({ toolName: tool.name, toolCallId: call.id, cause: error });
     }
-    if (isObservable(output)) {
-      return observableToolResult(output, tool, call, execution, () => controller?.abort());
+    if (!isObservable(output) && !isPromiseLike(output)) {
+      return toolMessage(call, toResult(tool, call, output));
     }
-    if (isPromiseLike(output)) {
-      return promiseToolResult(output, tool, call, execution, () => controller?.abort());
-    }
-    return toolMessage(call, toResult(tool, call, output));
+    const abort = (): void => {
+      controller?.abort();
+      if (listeners !== undefined) for (const listener of listeners.splice(0)) listener();
+    };
+    return isObservable(output)
+      ? observableToolResult(output, tool, call, execution, abort)
+      : promiseToolResult(output, tool, call, execution, abort);
   } catch (error) {
     return failure(error, call, execution);
   }

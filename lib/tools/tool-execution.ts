@@ -1,6 +1,7 @@
 import { CallInterceptors } from '../advisor-api/call-interceptors.js';
 import { ContextKeys } from '../advisor-api/context-keys.js';
 import type {
+  ToolCallInterceptor,
   ToolCallInvocation,
   ToolCallOutcome,
   ToolExecuteInvocation,
@@ -129,7 +130,8 @@ const NO_INTERCEPTORS: RoundInterceptors = Object.freeze({
 /**
  * The interceptors of one round (`CallInterceptors.toolCallInterceptors`, then the
  * deprecated `ContextKeys.TOOL_CALL_INTERCEPTOR` function as the innermost `execute`
- * wrapper), composed once per round: the first is the outermost. A rewrite (`proceed`
+ * wrapper), composed: the first is the outermost (the `execute` level once per list of
+ * interceptors the registry hands out, the call level once per round). A rewrite (`proceed`
  * with another call) is looked up again among the offered tools.
  * @internal
  * @example
@@ -147,11 +149,15 @@ export function composeToolCallInterceptors(
   const legacy = context.get(ContextKeys.TOOL_CALL_INTERCEPTOR);
   if (interceptors.length === 0 && typeof legacy !== 'function') return NO_INTERCEPTORS;
   const calls = interceptors.filter((interceptor) => interceptor.intercept !== undefined);
-  const executes: AroundExecute[] = [];
-  for (const interceptor of interceptors) {
-    if (interceptor.execute !== undefined) executes.push(interceptor.execute.bind(interceptor));
-  }
-  if (typeof legacy === 'function') executes.push(legacy as AroundExecute);
+  // The `execute` composition depends on the interceptors only: one per list the registry
+  // hands out (the same list until it changes), not one per round.
+  const aroundExecute =
+    typeof legacy === 'function'
+      ? composeExecutes(interceptors, legacy as AroundExecute)
+      : composedExecutes.has(interceptors)
+        ? (composedExecutes.get(interceptors) ?? undefined)
+        : remember(interceptors, composeExecutes(interceptors, undefined));
+  if (calls.length === 0) return { aroundCall: undefined, aroundExecute };
   const invocation = (call: ToolCall): ToolCallInvocation => ({
     call,
     tool: tools.get(call.name),
@@ -167,6 +173,31 @@ export function composeToolCallInterceptors(
     index === calls.length
       ? proceed(call)
       : calls[index].intercept!(invocation(call), (next) => callStep(index + 1, next, proceed));
+  return { aroundCall: (call, proceed) => callStep(0, call, proceed), aroundExecute };
+}
+
+/** The composed `execute` wrappers of a list of interceptors (`null`: none), by list. */
+const composedExecutes = new WeakMap<readonly ToolCallInterceptor[], AroundExecute | null>();
+
+function remember(
+  interceptors: readonly ToolCallInterceptor[],
+  composed: AroundExecute | undefined,
+): AroundExecute | undefined {
+  composedExecutes.set(interceptors, composed ?? null);
+  return composed;
+}
+
+/** The `execute` wrappers of `interceptors` (then `legacy`, innermost) as one; `undefined` for none. */
+function composeExecutes(
+  interceptors: readonly ToolCallInterceptor[],
+  legacy: AroundExecute | undefined,
+): AroundExecute | undefined {
+  const executes: AroundExecute[] = [];
+  for (const interceptor of interceptors) {
+    if (interceptor.execute !== undefined) executes.push(interceptor.execute.bind(interceptor));
+  }
+  if (legacy !== undefined) executes.push(legacy);
+  if (executes.length === 0) return undefined;
   const executeStep = (
     index: number,
     target: ToolExecuteInvocation,
@@ -175,9 +206,5 @@ export function composeToolCallInterceptors(
     index === executes.length
       ? proceed()
       : executes[index](target, () => executeStep(index + 1, target, proceed));
-  return {
-    aroundCall: calls.length === 0 ? undefined : (call, proceed) => callStep(0, call, proceed),
-    aroundExecute:
-      executes.length === 0 ? undefined : (target, proceed) => executeStep(0, target, proceed),
-  };
+  return (target, proceed) => executeStep(0, target, proceed);
 }

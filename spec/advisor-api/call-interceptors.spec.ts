@@ -9,6 +9,10 @@ import { recursiveAdvisor } from '../../lib/advisor-api/recursive-advisor';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
 import { ChatRequest } from '../../lib/core/chat-request';
 import { MockChatModel } from '../../lib/testing/mock-chat-model';
+import { Order } from '../../lib/advisor-api/order';
+import { ChatClient } from '../../lib/client/chat-client';
+import { ToolCallingAdvisor } from '../../lib/tools/tool-calling-advisor';
+import { tool } from '../../lib/tools/tool-fn';
 
 /** An interceptor that logs `name` around the call and tags every text delta. */
 function tagging(name: string, log: string[]): ModelCallInterceptor {
@@ -165,5 +169,118 @@ describe('CallInterceptors (the model-call seam)', () => {
     expect(unsubscribed).toBe(false);
     subscription.unsubscribe();
     expect(unsubscribed).toBe(true);
+  });
+});
+
+describe('CallInterceptors lookups', () => {
+  it('return the same list and the same composed interceptor until the registry changes', () => {
+    const context = new Map<string, unknown>();
+    const registry = CallInterceptors.of(context);
+    const log: string[] = [];
+    registry
+      .onToolCall('a', {})
+      .onModelCall('a', tagging('a', log))
+      .onModelCall('b', tagging('b', log));
+    const tools = CallInterceptors.toolCallInterceptors(context);
+    const model = CallInterceptors.modelCallInterceptor(context);
+    // Read per round and per model call: nothing is allocated while nothing changes.
+    expect(CallInterceptors.toolCallInterceptors(context)).toBe(tools);
+    expect(CallInterceptors.modelCallInterceptor(context)).toBe(model);
+    expect(Object.isFrozen(tools)).toBe(true);
+
+    registry.onToolCall('b', {});
+    const changed = CallInterceptors.toolCallInterceptors(context);
+    expect(changed).not.toBe(tools);
+    expect(changed).toHaveLength(2);
+    expect(tools).toHaveLength(1);
+    registry.remove('a');
+    expect(CallInterceptors.toolCallInterceptors(context)).toHaveLength(1);
+    expect(CallInterceptors.modelCallInterceptor(context)).not.toBe(model);
+    registry.remove('b');
+    expect(CallInterceptors.toolCallInterceptors(context)).toHaveLength(0);
+    expect(CallInterceptors.modelCallInterceptor(context)).toBeUndefined();
+  });
+});
+
+describe('ToolExecuteInvocation.onAbort (the execute seam)', () => {
+  const never = (read: { signal?: boolean } = {}) =>
+    tool({
+      name: 'getTime',
+      description: 'Never answers',
+      parameters: { type: 'object', properties: {} },
+      execute: (_args, context) => {
+        if (read.signal === true) void context.signal;
+        return new Promise<string>(() => undefined);
+      },
+    });
+  const listening = (told: string[]) =>
+    advisor({
+      name: 'listening',
+      order: Order.HIGHEST_PRECEDENCE,
+      before: (r) => {
+        CallInterceptors.of(r.context).onToolCall('listen', {
+          execute: (invocation, proceed) => {
+            invocation.onAbort?.(() => told.push(invocation.call.name));
+            return proceed();
+          },
+        });
+        return r;
+      },
+    });
+  const toolRound = () =>
+    MockChatModel.script([{ toolCalls: [{ name: 'getTime', arguments: {} }] }, { text: 'done' }]);
+
+  it('tells the interceptor once when the call is unsubscribed while a Promise tool runs', async () => {
+    const told: string[] = [];
+    const chat = ChatClient.builder(toolRound())
+      .defaultTools(never())
+      .defaultAdvisors(listening(told), new ToolCallingAdvisor())
+      .build();
+    const subscription = chat.prompt('Hi').stream().chunks().subscribe();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(told).toEqual([]);
+    subscription.unsubscribe();
+    expect(told).toEqual(['getTime']);
+  });
+
+  it('tells it when the tool runs past its time limit, after the signal of the tool fired', async () => {
+    const told: string[] = [];
+    let aborted = false;
+    const watched = tool({
+      name: 'getTime',
+      description: 'Never answers',
+      parameters: { type: 'object', properties: {} },
+      execute: (_args, { signal }) => {
+        signal.addEventListener('abort', () => {
+          aborted = true;
+          told.push(`signal (told: ${told.length})`);
+        });
+        return new Promise<string>(() => undefined);
+      },
+    });
+    const model = toolRound();
+    const chat = ChatClient.builder(model)
+      .defaultTools(watched)
+      .defaultAdvisors(listening(told), new ToolCallingAdvisor({ toolTimeout: 5 }))
+      .build();
+    await lastValueFrom(chat.prompt('Hi').stream().chunks());
+    expect(aborted).toBe(true);
+    expect(told).toEqual(['signal (told: 0)', 'getTime']);
+  });
+
+  it('says nothing when the tool settles', async () => {
+    const told: string[] = [];
+    const quick = tool({
+      name: 'getTime',
+      description: 'Answers',
+      parameters: { type: 'object', properties: {} },
+      execute: () => Promise.resolve('noon'),
+    });
+    const chat = ChatClient.builder(toolRound())
+      .defaultTools(quick)
+      .defaultAdvisors(listening(told), new ToolCallingAdvisor())
+      .build();
+    await lastValueFrom(chat.prompt('Hi').stream().chunks());
+    expect(told).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { NEVER, Subject, take } from 'rxjs';
-import { ProviderError, tool, type ChatChunk } from '../../lib/index';
+import { ProviderError, tool, ToolCallingAdvisor, type ChatChunk } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
 import { client, getTime, run } from './support/fixtures';
 import { OpenSpanTracker } from './support/open-span-tracker';
@@ -135,6 +135,65 @@ describe('OpenTelemetryAdvisor span lifecycle: every span ends exactly once', ()
       otel.span('invoke_workflow OpenTelemetryAdvisor').attributes['rx_advisors.cancelled'],
     ).toBe(true);
     expect(otel.span('chat').attributes['rx_advisors.cancelled']).toBeUndefined();
+  });
+
+  it('on unsubscribe during a running Promise tool: the tool span ends cancelled, and its late result records nothing', async () => {
+    let settle: (value: string) => void = () => undefined;
+    const slow = tool({
+      name: 'getTime',
+      description: 'Answers when told to',
+      parameters: { type: 'object', properties: {} },
+      execute: () => new Promise<string>((resolve) => (settle = resolve)),
+    });
+    const model = MockChatModel.script([toolRound('Paris'), { text: 'never' }]);
+    const subscription = client(model, [otel.advisor()], [slow])
+      .prompt('Hi')
+      .stream()
+      .chunks()
+      .subscribe();
+    await new Promise((resolve) => setImmediate(resolve));
+    subscription.unsubscribe();
+    expect(otel.span('execute_tool getTime').attributes['rx_advisors.cancelled']).toBe(true);
+    settle('late');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(otel.names().filter((name) => name.startsWith('execute_tool'))).toHaveLength(1);
+    expect(await otel.points('rx_advisors.tool.duration')).toEqual([]);
+  });
+
+  it('on a Promise tool past its time limit: the tool span ends cancelled, the model hears of the timeout', async () => {
+    const slow = tool({
+      name: 'getTime',
+      description: 'Never answers',
+      parameters: { type: 'object', properties: {} },
+      execute: () => new Promise<string>(() => undefined),
+    });
+    const model = MockChatModel.script([toolRound('Paris'), { text: 'gave up' }]);
+    const chat = client(
+      model,
+      [otel.advisor(), new ToolCallingAdvisor({ toolTimeout: 5 })],
+      [slow],
+    );
+    expect(await run(chat)).toEqual({ text: 'gave up' });
+    expect(otel.span('execute_tool getTime').attributes['rx_advisors.cancelled']).toBe(true);
+    const result = model.requests[1].messages.find((message) => message.role === 'tool');
+    expect(result).toMatchObject({ isError: true });
+  });
+
+  it('on a Promise tool that resolves: the tool span ends once, with the tool duration recorded', async () => {
+    const later = tool({
+      name: 'getTime',
+      description: 'Answers later',
+      parameters: { type: 'object', properties: {} },
+      execute: async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return 'noon';
+      },
+    });
+    const model = MockChatModel.script([toolRound('Paris'), { text: 'noon' }]);
+    expect(await run(client(model, [otel.advisor()], [later]))).toEqual({ text: 'noon' });
+    expect(otel.span('execute_tool getTime').attributes['rx_advisors.cancelled']).toBeUndefined();
+    const [point] = await otel.points('rx_advisors.tool.duration');
+    expect((point.value as { count: number }).count).toBe(1);
   });
 
   it('on an empty model stream: spans end normally', async () => {
