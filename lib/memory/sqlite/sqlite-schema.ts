@@ -2,8 +2,9 @@ import type BetterSqlite3 from 'better-sqlite3';
 
 /**
  * Creates the memory table when it is missing (keyed by conversation and position,
- * `WITHOUT ROWID`: the primary key is the table), adds the `media` column to a table of an
- * earlier version, and switches a file database to WAL (readers never wait for the writer).
+ * `WITHOUT ROWID`: the primary key is the table) and its table of window starts, adds the
+ * `media` column to a table of an earlier version, and switches a file database to WAL
+ * (readers never wait for the writer).
  * @internal
  * @param db The application's database.
  * @param table The table name, quoted.
@@ -27,6 +28,31 @@ export function createSqliteTable(db: BetterSqlite3.Database, table: string): vo
       ) WITHOUT ROWID`,
   );
   addMediaColumn(db, table);
+  if (db.readonly) return;
+  db.exec(`CREATE TABLE IF NOT EXISTS ${startTable(table)} (
+      conversation_id TEXT NOT NULL PRIMARY KEY,
+      start INTEGER NOT NULL
+    ) WITHOUT ROWID`);
+}
+
+/**
+ * The table of window starts next to the memory table `table` (quoted): per conversation,
+ * the first non-system position still in its window. An append trims by moving the start;
+ * the rows before it are deleted in batches (see sqlite-window.ts). A conversation
+ * without a start (all of them in a table of an earlier version) has no rows before it.
+ * @internal
+ */
+export function startTable(table: string): string {
+  return `"${table.slice(1, -1)}_start"`;
+}
+
+/** Whether the table of window starts exists (a read-only database of an earlier version has none). @internal */
+export function hasStartTable(db: BetterSqlite3.Database, table: string): boolean {
+  const name = startTable(table).slice(1, -1);
+  return (
+    db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(name) !==
+    undefined
+  );
 }
 
 /**

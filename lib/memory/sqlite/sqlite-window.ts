@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Message } from '../../core/message.js';
 import { appendTrimFrom } from '../append-window.js';
 import { toRow, type MessageRow } from '../message-row.js';
+import { hasStartTable, startTable } from './sqlite-schema.js';
 
 /**
  * Inserts one row: conversation, position, creation time, then the row's columns.
@@ -20,7 +21,19 @@ export interface SqliteWindow {
   >;
   /** The leading system rows and the newest `limit` rows after them, in order. */
   findLast: BetterSqlite3.Transaction<(conversationId: string, limit: number) => MessageRow[]>;
+  /** Every row of the conversation's window, in order. */
+  select: BetterSqlite3.Transaction<(conversationId: string) => MessageRow[]>;
+  /** Forgets the conversation's window start (its rows are deleted or replaced). */
+  forgetStart: (conversationId: string) => void;
 }
+
+/**
+ * How many rows before the window start an append leaves in place before it deletes them
+ * all at once. Deleting the oldest rows on every append rewrote the leftmost B-tree pages
+ * (SQLite rebalances a leaf a delete left underfull), 2 → 7.7 page writes per append from
+ * 10 to 10,000 stored; moving the start is one small row.
+ */
+const TRIM_BATCH = 64;
 
 type Bounds = [conversationId: string, from: number, to: number];
 
@@ -74,10 +87,12 @@ interface Cut {
 }
 
 /**
- * Prepares the statements of `append` and `findLast`. Each touches only the added rows,
- * the dropped ones and the index entries in between, or the rows it returns.
+ * Prepares the statements of the window. Each touches only the added rows, the start row,
+ * the dropped ones and the index entries in between, or the rows it returns. A
+ * conversation's window is its leading system rows and the rows from its stored start
+ * (from its first non-system row when it has none).
  * @internal
- * @param db The application's database (the table exists).
+ * @param db The application's database (the tables exist, or it is read-only).
  * @param table The table name, quoted.
  * @param insert The row insert of the table.
  * @param maxMediaBytes The most inline media bytes one message may carry.
@@ -115,15 +130,26 @@ export function prepareSqliteWindow(
   const dropRange = db.prepare<Bounds>(
     `DELETE FROM ${table} WHERE conversation_id = ? AND position >= ? AND position < ?`,
   );
+  const starts = prepareStarts(db, table);
   const systemsBefore = prepareRows<[string, number]>(
     db,
     `SELECT ${ROW_COLUMNS} FROM ${table} WHERE conversation_id = ? AND position < ? ORDER BY position`,
+  );
+  const rowsFrom = prepareRows<[string, number]>(
+    db,
+    `SELECT ${ROW_COLUMNS} FROM ${table} WHERE conversation_id = ? AND position >= ? ORDER BY position`,
   );
   const newestFrom = prepareRows<[string, number, number]>(
     db,
     `SELECT ${ROW_COLUMNS} FROM ${table} WHERE conversation_id = ? AND position >= ?
        ORDER BY position DESC LIMIT ?`,
   );
+  /** The first non-system row, and the first in the window (undefined: none). */
+  const bounds = (id: string): { other?: number; first?: number } => {
+    const other = firstOther.get(id)?.position;
+    if (other === undefined) return {};
+    return { other, first: Math.max(other, starts.get(id) ?? other) };
+  };
   const append = db.transaction(
     (conversationId: string, messages: readonly Message[], keepLast?: number) => {
       const last = lastPosition.get(conversationId)?.position ?? -1;
@@ -133,24 +159,62 @@ export function prepareSqliteWindow(
         insert.run(conversationId, last + 1 + index, now, toRow(message, limits));
       });
       const end = last + messages.length;
-      const first = firstOther.get(conversationId)?.position ?? end + 1;
-      const systems = countBefore.get(conversationId, first)?.n ?? 0;
+      const { other = end + 1, first = end + 1 } = bounds(conversationId);
+      const systems = countBefore.get(conversationId, other)?.n ?? 0;
       const from = appendTrimFrom(systems, end - first + 1, keepLast);
       if (from === undefined) return;
       const start =
         windowStart.get({ id: conversationId, cut: first + from, end: end + 1 })?.position ??
         end + 1;
-      dropRange.run(conversationId, first, start);
+      // An emptied window is deleted at once: a conversation without messages is not stored.
+      if (start - other < TRIM_BATCH && start <= end) {
+        starts.set(conversationId, start);
+      } else {
+        dropRange.run(conversationId, other, start);
+        starts.forget(conversationId);
+      }
     },
   );
   const findLast = db.transaction((conversationId: string, limit: number): MessageRow[] => {
-    const first = firstOther.get(conversationId)?.position;
-    if (first === undefined) return systemsBefore(conversationId, Number.MAX_SAFE_INTEGER);
-    const rows = systemsBefore(conversationId, first);
+    const { other, first } = bounds(conversationId);
+    if (other === undefined || first === undefined) {
+      return systemsBefore(conversationId, Number.MAX_SAFE_INTEGER);
+    }
+    const rows = systemsBefore(conversationId, other);
     if (limit === 0) return rows;
     const newest = newestFrom(conversationId, first, limit);
     for (let i = newest.length - 1; i >= 0; i--) rows.push(newest[i]);
     return rows;
   });
-  return { append, findLast };
+  const select = db.transaction((conversationId: string): MessageRow[] => {
+    const { other, first } = bounds(conversationId);
+    if (other === undefined || first === undefined || first === other) {
+      return rowsFrom(conversationId, 0);
+    }
+    const rows = systemsBefore(conversationId, other);
+    for (const row of rowsFrom(conversationId, first)) rows.push(row);
+    return rows;
+  });
+  return { append, findLast, select, forgetStart: (id) => starts.forget(id) };
+}
+
+/** The stored window starts: read, set, forget (a read-only database without the table: none). */
+function prepareStarts(db: BetterSqlite3.Database, table: string) {
+  if (db.readonly && !hasStartTable(db, table)) {
+    return { get: () => undefined, set: () => undefined, forget: () => undefined };
+  }
+  const starts = startTable(table);
+  const read = db
+    .prepare<[string], number>(`SELECT start FROM ${starts} WHERE conversation_id = ?`)
+    .pluck(true);
+  const write = db.prepare<[string, number]>(
+    `INSERT INTO ${starts} (conversation_id, start) VALUES (?, ?)
+       ON CONFLICT (conversation_id) DO UPDATE SET start = excluded.start`,
+  );
+  const remove = db.prepare<[string]>(`DELETE FROM ${starts} WHERE conversation_id = ?`);
+  return {
+    get: (id: string): number | undefined => read.get(id),
+    set: (id: string, start: number): void => void write.run(id, start),
+    forget: (id: string): void => void remove.run(id),
+  };
 }
