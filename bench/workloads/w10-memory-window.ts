@@ -99,7 +99,7 @@ async function sqliteMemoryTurn(
       )
       .raw(true);
     const floorRead = () => {
-      const rows = bare.all('c1', turnsKept * 2 + 1);
+      const rows = bare.all('c1', turnsKept * 2);
       const window: Message[] = [];
       for (let i = rows.length - 1; i >= 0; i--) {
         const [role, content] = rows[i] as [string, string];

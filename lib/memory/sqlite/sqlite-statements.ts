@@ -31,7 +31,7 @@ export function prepareSqliteStatements(
   maxMediaBytes: number,
 ): SqliteStatements {
   const table = `"${tableName}"`;
-  createSqliteTable(db, table);
+  const withStart = createSqliteTable(db, table);
   const deleteRows = db.prepare<[string]>(`DELETE FROM ${table} WHERE conversation_id = ?`);
   const insert: SqliteInsert = db.prepare<[string, number, number, MessageRow]>(
     `INSERT INTO ${table} (conversation_id, position, created_at, role, content, tool_calls,
@@ -39,14 +39,9 @@ export function prepareSqliteStatements(
        VALUES (?, ?, ?, @role, @content, @tool_calls, @reasoning, @tool_call_id, @tool_name,
          @is_error, @media)`,
   );
-  const window = prepareSqliteWindow(db, table, insert, maxMediaBytes);
-  const forget = (conversationId: string) => {
-    deleteRows.run(conversationId);
-    window.forgetStart(conversationId);
-  };
-  const remove = db.transaction(forget);
+  const window = prepareSqliteWindow(db, table, insert, maxMediaBytes, withStart);
   const replace = db.transaction((conversationId: string, messages: readonly Message[]) => {
-    forget(conversationId);
+    deleteRows.run(conversationId);
     const now = Date.now();
     messages.forEach((message, position) => {
       const limits = { conversationId, position, maxMediaBytes };
@@ -59,7 +54,7 @@ export function prepareSqliteStatements(
     ),
     // One read transaction: the system rows and the window from the same snapshot.
     select: (conversationId) => window.select.deferred(conversationId),
-    remove: (conversationId) => remove.immediate(conversationId),
+    remove: (conversationId) => void deleteRows.run(conversationId),
     // IMMEDIATE takes the write lock up front, so a busy database fails before any change.
     replace: (conversationId, messages) => replace.immediate(conversationId, messages),
     append: (conversationId, messages, keepLast) =>

@@ -12,7 +12,7 @@ const turn = (i: number): Message[] => [
 const turns = (from: number, to: number) =>
   Array.from({ length: to - from }, (_, i) => turn(from + i)).flat();
 
-/** The memory table of a version before window starts: no `_start` table. */
+/** The memory table of a version before window starts: no `window_start` column. */
 function earlierTable(db: Database.Database): void {
   db.exec(`CREATE TABLE rx_advisors_chat_memory (
       conversation_id TEXT NOT NULL, position INTEGER NOT NULL,
@@ -68,7 +68,7 @@ describe('SqliteChatMemoryRepository window start (trims in batches)', () => {
     db.close();
   });
 
-  it('reads and appends to a table of an earlier version (no window starts)', async () => {
+  it('reads and appends to a table of an earlier version (no window_start column)', async () => {
     const db = new Database(':memory:');
     earlierTable(db);
     const repository = new SqliteChatMemoryRepository({ database: db });
@@ -80,7 +80,7 @@ describe('SqliteChatMemoryRepository window start (trims in batches)', () => {
     db.close();
   });
 
-  it('reads a read-only database of an earlier version (no window starts)', async () => {
+  it('reads a read-only database of an earlier version (no window_start column)', async () => {
     const file = join(folder, 'earlier.db');
     const writer = new Database(file);
     earlierTable(writer);
