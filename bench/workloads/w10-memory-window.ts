@@ -102,7 +102,7 @@ async function sqliteMemoryTurn(
       const rows = bare.all('c1', turnsKept * 2);
       const window: Message[] = [];
       for (let i = rows.length - 1; i >= 0; i--) {
-        const [role, content] = rows[i] as [string, string];
+        const [role, content] = rows[i];
         window.push({ role, content } as Message);
       }
       if (window.length !== turnsKept * 2) throw new Error(`W10: floor read ${window.length}`);
