@@ -88,13 +88,9 @@ const redis: RepositoryAdapter = {
     return {
       repository: new RedisChatMemoryRepository({ client, keyPrefix: 'w8:' }),
       floor: {
-        label:
-          'one RPUSH of the two rows, then LTRIM to 100 (two commands, pipelined by node-redis)',
+        label: 'one bare RPUSH of the two rows (one command, one round trip)',
         write: async (rows) => {
-          await Promise.all([
-            client.rPush('w8-floor', [...rows]),
-            client.lTrim('w8-floor', -100, -1),
-          ]);
+          await client.rPush('w8-floor', [...rows]);
         },
       },
       close: async () => {
@@ -116,16 +112,9 @@ const postgres: RepositoryAdapter = {
     return {
       repository: new PostgresChatMemoryRepository({ pool, tableName: 'w8_chat_memory' }),
       floor: {
-        label: 'BEGIN, one INSERT of the two rows, COMMIT on a pooled client (three round trips)',
+        label: 'one INSERT of the two rows, its own transaction (autocommit, one round trip)',
         write: async (rows) => {
-          const client = await pool.connect();
-          try {
-            await client.query('BEGIN');
-            await client.query('INSERT INTO w8_floor (row) SELECT unnest($1::text[])', [rows]);
-            await client.query('COMMIT');
-          } finally {
-            client.release();
-          }
+          await pool.query('INSERT INTO w8_floor (row) SELECT unnest($1::text[])', [rows]);
         },
       },
       close: async () => {

@@ -53,15 +53,27 @@ async function memoryTurn(
   }, plan);
 }
 
+/** What W10 times on SQLite for one window size. */
+interface SqliteWindowTimes {
+  /** `get` of the window, then `add` of the turn: a memory turn's store work. */
+  turn: number[];
+  /** `get` of the window alone. */
+  get: number[];
+  /** The floor of that read: one prepared `SELECT` of the same rows, each made a message. */
+  floor: number[];
+}
+
 /**
  * One memory turn as `MessageChatMemoryAdvisor` makes it (`get` of the window, then `add`
  * of the turn) on SQLite (a file, WAL), a conversation of `turnsKept` turns at its
- * window's steady state: what the read of the window costs as the window grows.
+ * window's steady state: what the read of the window costs as the window grows; then the
+ * `get` alone against its floor, the same rows read by one bare prepared `SELECT` (raw
+ * rows, newest first, as the repository reads them) and made `{ role, content }` messages.
  */
 async function sqliteMemoryTurn(
   turnsKept: number,
   plan: { warmup: number; samples: number; batch: number },
-): Promise<number[]> {
+): Promise<SqliteWindowTimes> {
   const folder = mkdtempSync(join(tmpdir(), 'rx-w10-'));
   const database = new Database(join(folder, 'memory.db'));
   try {
@@ -72,11 +84,34 @@ async function sqliteMemoryTurn(
       { role: 'assistant', content: ANSWER },
     ];
     await repository.saveAll('c1', Array.from({ length: turnsKept }, (_, i) => turn(i)).flat());
-    return await timePerCall(async (i) => {
+    const read = async () => {
       const window = await memory.get('c1');
       if (window.length !== turnsKept * 2) throw new Error(`W10: read ${window.length}`);
+    };
+    const turnTimes = await timePerCall(async (i) => {
+      await read();
       await memory.add('c1', turn(i));
     }, plan);
+    const bare = database
+      .prepare<[string, number], [string, string]>(
+        `SELECT role, content FROM rx_advisors_chat_memory WHERE conversation_id = ?
+           ORDER BY position DESC LIMIT ?`,
+      )
+      .raw(true);
+    const floorRead = () => {
+      const rows = bare.all('c1', turnsKept * 2);
+      const window: Message[] = [];
+      for (let i = rows.length - 1; i >= 0; i--) {
+        const [role, content] = rows[i];
+        window.push({ role, content } as Message);
+      }
+      if (window.length !== turnsKept * 2) throw new Error(`W10: floor read ${window.length}`);
+    };
+    return {
+      turn: turnTimes,
+      get: await timePerCall(read, plan),
+      floor: await timePerCall(floorRead, plan),
+    };
   } finally {
     database.close();
     rmSync(folder, { recursive: true, force: true });
@@ -143,14 +178,24 @@ export async function runW10(config: BenchConfig, report: Report): Promise<void>
   );
   for (const turnsKept of [TURNS_KEPT, 5000]) {
     const big = turnsKept > TURNS_KEPT;
-    add(
-      { memory: 'message-window', repository: 'sqlite', turnsKept, op: 'get+add' },
-      await sqliteMemoryTurn(
-        turnsKept,
-        quick || big ? { warmup: 5, samples: quick ? 3 : 7, batch: quick ? 3 : 10 } : plan,
-      ),
+    const times = await sqliteMemoryTurn(
+      turnsKept,
+      quick || big ? { warmup: 5, samples: quick ? 3 : 7, batch: quick ? 3 : 10 } : plan,
     );
+    const params = { memory: 'message-window', repository: 'sqlite', turnsKept };
+    add({ ...params, op: 'get+add' }, times.turn);
+    add({ ...params, op: 'get' }, times.get);
+    report.addRow({
+      workload: 'W10',
+      params: { ...params, op: 'get' },
+      framework: 'floor-store',
+      metric: 'us-per-turn',
+      ...quartiles(times.floor),
+    });
   }
+  report.note(
+    'W10 floor-store sqlite: the same rows by one bare prepared SELECT (raw, newest first), each made a { role, content } message',
+  );
   const conversation = uiConversation(TURNS_KEPT);
   for (const history of ['client', 'memory'] as const) {
     add(

@@ -13,7 +13,7 @@ import {
   TABLE_NAME,
   type PostgresChatMemoryRepositoryOptions,
 } from './postgres-chat-memory-options.js';
-import { postgresConnection, retryOnceOnDrop } from './postgres-connection.js';
+import { queryRetryingOnDrop } from './postgres-connection.js';
 import { postgresFailure } from './postgres-failure.js';
 import { PostgresAppend } from './postgres-append.js';
 import { insertRows, type PostgresRowWriter } from './postgres-message-rows.js';
@@ -77,14 +77,19 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     this.writer = { sql: this.sql, maxMediaBytes: merged.maxMediaBytes };
     this.appender = new PostgresAppend(
       this.writer,
-      (id, work, lock) => this.transaction('write', id, work, false, lock),
+      (id, values) =>
+        this.run('write', id, async () => {
+          await queryRetryingOnDrop(this.pool, this.sql.append, values);
+        }),
+      (id, work) => this.transaction('write', id, work),
       (id) => this.lockKey(id),
     );
   }
 
   /**
-   * The DDL of the table and of its append function (`<table>_append`, the one statement of
-   * an `append`), for a migration tool; safe to run again (`IF NOT EXISTS`, `OR REPLACE`).
+   * The DDL of the table (with the `append_id` column a retried append checks) and of its
+   * append function (`<table>_append`, the one statement of an `append`), for a migration
+   * tool; safe to run again (`IF NOT EXISTS`, `OR REPLACE`).
    * @param tableName The table; default `rx_advisors_chat_memory`.
    * @returns The statements, as one script.
    */
@@ -152,10 +157,11 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
 
   /**
    * Adds messages after the last one and trims the conversation to `keepLast` on a turn
-   * boundary (see `ChatMemoryRepository.append`), in one transaction holding the
-   * conversation's advisory lock, as one statement (the table's append function): it
+   * boundary (see `ChatMemoryRepository.append`) in one statement, one round trip, its own
+   * transaction holding the conversation's advisory lock (the table's append function): it
    * touches the added rows and the dropped ones, found through the primary key, never the
-   * rest of the conversation.
+   * rest of the conversation. After a dropped connection it is sent once more on a fresh
+   * one, and writes nothing if the first attempt committed.
    * @param conversationId The conversation to append to.
    * @param messages The messages to add; none of them a system message.
    * @param options `keepLast`: the window, system messages included.
@@ -218,18 +224,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
    * one after a server restart) it runs once more on a fresh connection.
    */
   private query<R extends QueryResultRow>(text: string, values?: unknown[]) {
-    return retryOnceOnDrop(
-      async (fresh) => {
-        if (!fresh) return this.pool.query<R>(text, values);
-        const { client, release } = await postgresConnection(this.pool, true);
-        try {
-          return await client.query<R>(text, values);
-        } finally {
-          release();
-        }
-      },
-      () => true,
-    );
+    return queryRetryingOnDrop<R>(this.pool, text, () => values);
   }
 
   /**
@@ -242,16 +237,12 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     conversationId: string,
     work: (client: ClientBase) => Promise<void>,
     idempotent = false,
-    lock = true,
   ): Promise<void> {
     return this.run(operation, conversationId, () =>
-      lockedTransaction(
-        this.pool,
-        lock ? this.sql.lock : undefined,
-        this.lockKey(conversationId),
-        work,
-        { listen: true, idempotent },
-      ),
+      lockedTransaction(this.pool, this.sql.lock, this.lockKey(conversationId), work, {
+        listen: true,
+        idempotent,
+      }),
     );
   }
 

@@ -1,4 +1,4 @@
-import type { ClientBase, Pool } from 'pg';
+import type { ClientBase, Pool, QueryResult, QueryResultRow } from 'pg';
 import { errorCodeOf, errorMessageOf } from '../../errors/error-details.js';
 
 /** A connection for one unit of work, and how to give it back. @internal */
@@ -76,4 +76,32 @@ export async function retryOnceOnDrop<T>(
     if (!isDroppedConnection(error) || !safeToRepeat(error)) throw error;
     return attempt(true);
   }
+}
+
+/**
+ * One statement on a pooled connection (its own transaction, autocommit); when the
+ * connection turns out dropped, once more on a fresh one, with `values(true)` instead of
+ * `values(false)`: a statement that is not safe to repeat as it is tells by its values.
+ * @internal
+ * @param pool Where the connection comes from.
+ * @param text The statement.
+ * @param values Its values; `again`: whether this is the second attempt.
+ */
+export function queryRetryingOnDrop<R extends QueryResultRow>(
+  pool: Pool,
+  text: string,
+  values: (again: boolean) => unknown[] | undefined,
+): Promise<QueryResult<R>> {
+  return retryOnceOnDrop(
+    async (fresh) => {
+      if (!fresh) return pool.query<R>(text, values(false));
+      const { client, release } = await postgresConnection(pool, true);
+      try {
+        return await client.query<R>(text, values(true));
+      } finally {
+        release();
+      }
+    },
+    () => true,
+  );
 }

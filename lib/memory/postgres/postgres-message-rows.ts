@@ -55,25 +55,25 @@ export async function insertRows(
 }
 
 /**
- * The whole `append` (lock, insert, trim) as one statement: the table's append function
- * (see postgres-schema.ts). Run in autocommit it is its own transaction.
+ * The values of the table's append function (see postgres-schema.ts), the whole `append`
+ * (lock, insert, trim) as one statement, its own transaction.
  * @internal
  * @param lockKey The conversation's advisory lock key.
+ * @param token The call's own id (`append_id` of the turn's last row).
+ * @returns The values for `again` (the second attempt after a dropped connection: write
+ *   nothing when the first committed) or not.
  */
-export async function appendAtOnce(
+export function appendValues(
   writer: PostgresRowWriter,
-  client: ClientBase,
   lockKey: string,
+  token: string,
   conversationId: string,
   messages: readonly Message[],
   keepLast: number | undefined,
-): Promise<void> {
-  await client.query(writer.sql.append, [
-    lockKey,
-    conversationId,
-    ...columnArrays(writer, conversationId, messages),
-    keepLast ?? null,
-  ]);
+): (again: boolean) => unknown[] {
+  const rest = [lockKey, conversationId, ...columnArrays(writer, conversationId, messages)];
+  rest.push(keepLast ?? null);
+  return (again) => [token, again, ...rest];
 }
 
 /**

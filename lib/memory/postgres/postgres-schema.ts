@@ -25,7 +25,8 @@ function postgresTableSql(tableName: string): string {
   created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
   PRIMARY KEY (conversation_id, position)
 );
-ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS media JSONB;`;
+ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS media JSONB;
+ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS append_id TEXT;`;
 }
 
 /**
@@ -44,17 +45,26 @@ export function appendFunctionName(tableName: string): string {
 }
 
 /**
- * The body of `append` as one PL/pgSQL function, so that an append is one statement (one
- * round trip) inside its transaction instead of four: the conversation's advisory lock
- * (the key `update` and `saveAll` lock too), the rows after the last position, then, over
- * the window, the trim to the first user (else non-tool) row at or after the cut. Every
- * step is one primary-key lookup or range; each statement of a PL/pgSQL function sees
- * what committed before it, so what a writer that held the lock wrote is seen. The
- * arithmetic is `appendTrimFrom`'s (lib/memory/append-window.ts).
+ * The body of `append` as one PL/pgSQL function, so that an append is one statement, one
+ * round trip, its own transaction (autocommit): the conversation's advisory lock (the key
+ * `update` and `saveAll` lock too), the rows after the last position, then, over the
+ * window, the trim to the first user (else non-tool) row at or after the cut. Every step
+ * is one primary-key lookup or range; each statement of a PL/pgSQL function sees what
+ * committed before it, so what a writer that held the lock wrote is seen. The arithmetic
+ * is `appendTrimFrom`'s (lib/memory/append-window.ts).
+ *
+ * `token` (unique per `append` call) is stored in the turn's last row (`append_id`): when
+ * the connection drops before the reply, the call is sent again with `again` and writes
+ * nothing if the first one committed. The `DROP` removes the function of the previous
+ * version (three round trips, no token).
  */
 function postgresAppendFunctionSql(tableName: string): string {
   const table = `"${tableName}"`;
-  return `CREATE OR REPLACE FUNCTION "${appendFunctionName(tableName)}"(lock_key TEXT, conv TEXT,
+  const name = `"${appendFunctionName(tableName)}"`;
+  return `DROP FUNCTION IF EXISTS ${name}(TEXT, TEXT, TEXT[], TEXT[], TEXT[], TEXT[], TEXT[],
+  TEXT[], BOOLEAN[], TEXT[], INTEGER);
+CREATE OR REPLACE FUNCTION ${name}(token TEXT, again BOOLEAN,
+  lock_key TEXT, conv TEXT,
   roles TEXT[], contents TEXT[], tool_calls TEXT[], reasonings TEXT[], tool_call_ids TEXT[],
   tool_names TEXT[], is_errors BOOLEAN[], medias TEXT[], keep_last INTEGER)
 RETURNS VOID LANGUAGE plpgsql AS $fn$
@@ -66,11 +76,13 @@ DECLARE
   start_pos INTEGER;
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended(lock_key, 0));
+  IF again AND EXISTS (SELECT 1 FROM ${table} WHERE conversation_id = conv AND append_id = token)
+    THEN RETURN; END IF;
   SELECT coalesce(max(position), -1) INTO last_pos FROM ${table} WHERE conversation_id = conv;
   INSERT INTO ${table} (conversation_id, position, role, content, tool_calls, reasoning,
-      tool_call_id, tool_name, is_error, media)
+      tool_call_id, tool_name, is_error, media, append_id)
     SELECT conv, last_pos + m.o::int, m.r, m.c, m.tc::jsonb, m.rs::jsonb, m.tci, m.tn, m.ie,
-      m.md::jsonb
+      m.md::jsonb, CASE WHEN m.o = cardinality(roles) THEN token END
     FROM unnest(roles, contents, tool_calls, reasonings, tool_call_ids, tool_names, is_errors,
       medias) WITH ORDINALITY AS m(r, c, tc, rs, tci, tn, ie, md, o);
   IF keep_last IS NULL THEN RETURN; END IF;
@@ -126,9 +138,10 @@ export function postgresStatements(tableName: string) {
           AND role <> 'tool' ORDER BY position LIMIT 1),
         $3::int) AS position`,
     dropRange: `DELETE FROM ${table} WHERE conversation_id = $1 AND position >= $2 AND position < $3`,
-    // The whole append in one statement (postgresAppendFunctionSql).
-    append: `SELECT "${appendFunctionName(tableName)}"($1, $2, $3::text[], $4::text[],
-        $5::text[], $6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::int)`,
+    // The whole append in one statement (postgresAppendFunctionSql): $1 the token, $2 again.
+    append: `SELECT "${appendFunctionName(tableName)}"($1, $2::boolean, $3, $4, $5::text[],
+        $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::boolean[], $12::text[],
+        $13::int)`,
     // The leading system rows and the newest $2 after them, in order, from one snapshot.
     // The newest rows are read by a plain `ORDER BY position DESC LIMIT` (a backward scan
     // of the primary key that stops after $2 rows, whatever the statistics say; a lower

@@ -16,7 +16,7 @@ const COMMITTING = Symbol('rx-advisors.postgres.committing');
  * @internal
  * @param pool Where the connection comes from.
  * @param lock The lock statement (`$1`: the key), see `postgresStatements`; `undefined`
- *   when `work` takes the lock itself (the append function).
+ *   when `work` takes the lock itself.
  * @param key The lock's key.
  * @param work The statements of the transaction.
  * @param options `listen`: watch the client's `error` event while the transaction runs;

@@ -1,6 +1,7 @@
 import type { Message } from '../../core/message.js';
 import { validateOptions, withDefaults } from '../../core/validate-options.js';
 import { ChatMemoryError, type ChatMemoryOperation } from '../../errors/chat-memory-error.js';
+import { errorMessageOf } from '../../errors/error-details.js';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import { appendChecked, findLastChecked, leadingSystemCount } from '../append-window.js';
 import type { ChatMemoryRepository } from '../chat-memory-repository.js';
@@ -12,7 +13,7 @@ import {
 import { APPEND_SCRIPT, CHECK_AND_SAVE_SCRIPT, SAVE_SCRIPT } from './redis-chat-memory-scripts.js';
 import type { RedisCommandClient } from './redis-command-client.js';
 import { redisFailure } from './redis-failure.js';
-import { RedisKeys } from './redis-keys.js';
+import { RedisKeys, withScriptText } from './redis-keys.js';
 import {
   decodeRow,
   decodeRowArray,
@@ -228,7 +229,14 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     args: string[],
   ): Promise<unknown> {
     try {
-      return await this.client.sendCommand(args);
+      return await this.client.sendCommand(args).catch((error: unknown) => {
+        // The server lost its scripts (a restart, SCRIPT FLUSH): nothing ran; send the text.
+        const full = errorMessageOf(error).startsWith('NOSCRIPT')
+          ? withScriptText(args)
+          : undefined;
+        if (full === undefined) throw error;
+        return this.client.sendCommand(full);
+      });
     } catch (error) {
       throw redisFailure(error, operation, conversationId);
     }

@@ -3,9 +3,9 @@
  * resolves with its reply. The official `redis` client (`createClient()`, v4 and v5) has
  * it as is; for ioredis pass `{ sendCommand: (args) => redis.call(...args) }`.
  *
- * Every write is one `EVAL` (a Lua script runs atomically on the server), so the client
- * may be shared with the rest of the application: no `MULTI`/`WATCH` state on the
- * connection.
+ * Every write is one `EVALSHA` of a Lua script (atomic on the server; `EVAL` when the
+ * server lost the script), so the client may be shared with the rest of the application:
+ * no `MULTI`/`WATCH` state on the connection.
  *
  * @example
  * ```ts

@@ -118,7 +118,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
    */
   deleteByConversationId(conversationId: string): Promise<void> {
     return this.run('delete', conversationId, (s) => {
-      s.remove.run(conversationId);
+      s.remove(conversationId);
     });
   }
 

@@ -2,13 +2,14 @@ import type BetterSqlite3 from 'better-sqlite3';
 
 /**
  * Creates the memory table when it is missing (keyed by conversation and position,
- * `WITHOUT ROWID`: the primary key is the table), adds the `media` column to a table of an
- * earlier version, and switches a file database to WAL (readers never wait for the writer).
+ * `WITHOUT ROWID`: the primary key is the table), adds the columns a table of an earlier
+ * version lacks, and switches a file database to WAL (readers never wait for the writer).
  * @internal
  * @param db The application's database.
  * @param table The table name, quoted.
+ * @returns Whether the table has the `window_start` column (a read-only one may not).
  */
-export function createSqliteTable(db: BetterSqlite3.Database, table: string): void {
+export function createSqliteTable(db: BetterSqlite3.Database, table: string): boolean {
   if (!db.memory && !db.readonly) db.pragma('journal_mode = WAL');
   db.exec(
     `CREATE TABLE IF NOT EXISTS ${table} (
@@ -22,19 +23,28 @@ export function createSqliteTable(db: BetterSqlite3.Database, table: string): vo
         tool_name TEXT,
         is_error INTEGER,
         media TEXT,
+        window_start INTEGER,
         created_at INTEGER NOT NULL,
         PRIMARY KEY (conversation_id, position)
       ) WITHOUT ROWID`,
   );
-  addMediaColumn(db, table);
+  return addColumns(db, table);
 }
 
 /**
- * Tables created before media were stored lack the `media` column: it is added (a
- * read-only database is left as it is, and fails on the first query that needs it).
+ * Adds the columns tables of earlier versions lack: `media` (media were not stored) and
+ * `window_start` (the newest row of a conversation carries the first non-system position
+ * still in its window: an append trims by moving it, and deletes the rows before it in
+ * batches, see sqlite-window.ts; a row without it has no rows before it). A read-only
+ * database is left as it is: without `media` it fails on the first query that needs it;
+ * without `window_start` it is read as it is.
+ * @returns Whether the table has `window_start`.
  */
-function addMediaColumn(db: BetterSqlite3.Database, table: string): void {
+function addColumns(db: BetterSqlite3.Database, table: string): boolean {
   const columns = db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all();
-  if (db.readonly || columns.some((column) => column.name === 'media')) return;
-  db.exec(`ALTER TABLE ${table} ADD COLUMN media TEXT`);
+  const has = (name: string) => columns.some((column) => column.name === name);
+  if (db.readonly) return has('window_start');
+  if (!has('media')) db.exec(`ALTER TABLE ${table} ADD COLUMN media TEXT`);
+  if (!has('window_start')) db.exec(`ALTER TABLE ${table} ADD COLUMN window_start INTEGER`);
+  return true;
 }

@@ -2,12 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Message } from '../../core/message.js';
 import { toRow, type MessageRow } from '../message-row.js';
 import { createSqliteTable } from './sqlite-schema.js';
-import {
-  prepareRows,
-  prepareSqliteWindow,
-  ROW_COLUMNS,
-  type SqliteInsert,
-} from './sqlite-window.js';
+import { prepareSqliteWindow, type SqliteInsert } from './sqlite-window.js';
 
 /**
  * Everything `SqliteChatMemoryRepository` runs, prepared once per repository.
@@ -16,7 +11,7 @@ import {
 export interface SqliteStatements {
   ids: BetterSqlite3.Statement<[], { conversation_id: string }>;
   select: (conversationId: string) => MessageRow[];
-  remove: BetterSqlite3.Statement<[string]>;
+  remove: (conversationId: string) => void;
   replace: (conversationId: string, messages: readonly Message[]) => void;
   append: (conversationId: string, messages: readonly Message[], keepLast?: number) => void;
   findLast: (conversationId: string, limit: number) => MessageRow[];
@@ -36,32 +31,30 @@ export function prepareSqliteStatements(
   maxMediaBytes: number,
 ): SqliteStatements {
   const table = `"${tableName}"`;
-  createSqliteTable(db, table);
-  const remove = db.prepare<[string]>(`DELETE FROM ${table} WHERE conversation_id = ?`);
+  const withStart = createSqliteTable(db, table);
+  const deleteRows = db.prepare<[string]>(`DELETE FROM ${table} WHERE conversation_id = ?`);
   const insert: SqliteInsert = db.prepare<[string, number, number, MessageRow]>(
     `INSERT INTO ${table} (conversation_id, position, created_at, role, content, tool_calls,
          reasoning, tool_call_id, tool_name, is_error, media)
        VALUES (?, ?, ?, @role, @content, @tool_calls, @reasoning, @tool_call_id, @tool_name,
          @is_error, @media)`,
   );
+  const window = prepareSqliteWindow(db, table, insert, maxMediaBytes, withStart);
   const replace = db.transaction((conversationId: string, messages: readonly Message[]) => {
-    remove.run(conversationId);
+    deleteRows.run(conversationId);
     const now = Date.now();
     messages.forEach((message, position) => {
       const limits = { conversationId, position, maxMediaBytes };
       insert.run(conversationId, position, now, toRow(message, limits));
     });
   });
-  const window = prepareSqliteWindow(db, table, insert, maxMediaBytes);
   return {
     ids: db.prepare<[], { conversation_id: string }>(
       `SELECT DISTINCT conversation_id FROM ${table} ORDER BY conversation_id`,
     ),
-    select: prepareRows<[string]>(
-      db,
-      `SELECT ${ROW_COLUMNS} FROM ${table} WHERE conversation_id = ? ORDER BY position`,
-    ),
-    remove,
+    // One read transaction: the system rows and the window from the same snapshot.
+    select: (conversationId) => window.select.deferred(conversationId),
+    remove: (conversationId) => void deleteRows.run(conversationId),
     // IMMEDIATE takes the write lock up front, so a busy database fails before any change.
     replace: (conversationId, messages) => replace.immediate(conversationId, messages),
     append: (conversationId, messages, keepLast) =>

@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { Message } from '../../../lib/index';
 import { PostgresChatMemoryRepository } from '../../../lib/memory/postgres/index';
 import { describeWith, postgresPlan, type StoreServer } from '../../support/servers/store-servers';
+import { ReplyDroppingProxy } from '../support/reply-dropping-proxy';
 
 const plan = postgresPlan();
 let server: StoreServer;
@@ -42,7 +43,7 @@ describeWith(plan)('PostgresChatMemoryRepository.append, one statement', () => {
     await server?.dispose();
   });
 
-  it('appends and trims a long conversation with one statement between BEGIN and COMMIT', async () => {
+  it('appends and trims a long conversation with one statement, its own transaction (one round trip)', async () => {
     const table = tableName();
     const own = new pg.Pool({ connectionString: server.url, max: 1 });
     own.on('error', () => undefined);
@@ -53,7 +54,7 @@ describeWith(plan)('PostgresChatMemoryRepository.append, one statement', () => {
       await repository.saveAll('c1', stored);
       const sent = recordStatements(own);
       await repository.append('c1', turn(50), { keepLast: 11 });
-      expect(sent).toEqual(['BEGIN', `SELECT "${table}_append"($1,`, 'COMMIT']);
+      expect(sent).toEqual([`SELECT "${table}_append"($1,`]);
       expect(await repository.findByConversationId('c1')).toEqual([
         { role: 'system', content: 'Be brief.' },
         ...[46, 47, 48, 49, 50].flatMap(turn),
@@ -76,6 +77,44 @@ describeWith(plan)('PostgresChatMemoryRepository.append, one statement', () => {
     await repository.append('c1', turn(2), { keepLast: 4 });
     await repository.append('c1', turn(3), { keepLast: 4 });
     expect(await repository.findByConversationId('c1')).toEqual([...turn(2), ...turn(3)]);
+  });
+
+  it('stores a turn once when its statement committed but the reply was lost (sent again on a fresh connection)', async () => {
+    const table = tableName();
+    const { hostname, port } = new URL(server.url);
+    const proxy = await ReplyDroppingProxy.start({ host: hostname, port: Number(port) });
+    const own = new pg.Pool({ connectionString: proxy.rewrite(server.url), max: 2 });
+    own.on('error', () => undefined);
+    try {
+      const repository = new PostgresChatMemoryRepository({ pool: own, tableName: table });
+      await repository.append('c1', turn(0), { keepLast: 10 });
+      proxy.dropReplyTo(`SELECT "${table}_append"`);
+      await repository.append('c1', turn(1), { keepLast: 10 });
+      expect(proxy.dropped).toBe(1);
+      expect(await repository.findByConversationId('c1')).toEqual([...turn(0), ...turn(1)]);
+    } finally {
+      await own.end();
+      await proxy.close();
+    }
+  });
+
+  it('migrates a table of the previous version (no append_id column, the old function) and reads its rows', async () => {
+    const table = tableName();
+    await pool.query(PostgresChatMemoryRepository.schemaSql(table));
+    await pool.query(`ALTER TABLE "${table}" DROP COLUMN append_id`);
+    await pool.query(`DROP FUNCTION "${table}_append"`);
+    // The previous version's signature (its body does not matter here).
+    await pool.query(`CREATE FUNCTION "${table}_append"(TEXT, TEXT, TEXT[], TEXT[], TEXT[],
+      TEXT[], TEXT[], TEXT[], BOOLEAN[], TEXT[], INTEGER) RETURNS VOID LANGUAGE sql AS ''`);
+    await pool.query(`INSERT INTO "${table}" (conversation_id, position, role, content)
+      VALUES ('c1', 0, 'user', 'q0'), ('c1', 1, 'assistant', 'a0')`);
+    const repository = new PostgresChatMemoryRepository({ pool, tableName: table });
+    await repository.append('c1', turn(1), { keepLast: 4 });
+    await repository.append('c1', turn(2), { keepLast: 4 });
+    expect(await repository.findByConversationId('c1')).toEqual([...turn(1), ...turn(2)]);
+    const functions = await pool.query(`SELECT count(*)::int AS n FROM pg_proc
+      WHERE proname = '${table}_append'`);
+    expect(functions.rows).toEqual([{ n: 1 }]);
   });
 
   it('gives two tables with 63-character names that share their start an append function each', async () => {

@@ -190,6 +190,25 @@ describeWith(plan)('RedisChatMemoryRepository', () => {
     ]);
   });
 
+  it('sends each script by its hash (EVALSHA), and by its text once when the server lost it (SCRIPT FLUSH)', async () => {
+    const sent: string[] = [];
+    const recording = {
+      sendCommand: (args: string[]) => {
+        sent.push(args[0] ?? '');
+        return client.sendCommand(args);
+      },
+    };
+    const repository = new RedisChatMemoryRepository({ client: recording, keyPrefix: namespace() });
+    await client.sendCommand(['SCRIPT', 'FLUSH']);
+    await repository.append('c1', [{ role: 'user', content: 'one' }], { keepLast: 4 });
+    await repository.append('c1', [{ role: 'user', content: 'two' }], { keepLast: 4 });
+    expect(await repository.findByConversationId('c1')).toEqual([
+      { role: 'user', content: 'one' },
+      { role: 'user', content: 'two' },
+    ]);
+    expect(sent).toEqual(['EVALSHA', 'EVAL', 'EVALSHA', 'EVALSHA', 'EVAL']);
+  });
+
   it('rejects with a ChatMemoryError when the client is closed', async () => {
     const closed = createClient({ url: server.url });
     const repository = new RedisChatMemoryRepository({ client: closed });
