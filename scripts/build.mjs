@@ -131,8 +131,22 @@ const shared = {
 
 rmSync(dist, { recursive: true, force: true });
 const typed = Promise.all([
-  declarations(['--outDir', join(dist, 'esm'), '--module', 'ESNext', '--moduleResolution', 'Bundler']),
-  declarations(['--outDir', join(dist, 'cjs'), '--module', 'CommonJS', '--moduleResolution', 'Node10']),
+  declarations([
+    '--outDir',
+    join(dist, 'esm'),
+    '--module',
+    'ESNext',
+    '--moduleResolution',
+    'Bundler',
+  ]),
+  declarations([
+    '--outDir',
+    join(dist, 'cjs'),
+    '--module',
+    'CommonJS',
+    '--moduleResolution',
+    'Node10',
+  ]),
 ]);
 
 const entryPoints = readEntryPoints();
