@@ -20,6 +20,7 @@ export type Metric =
   | 'ms-per-answer'
   | 'ms-to-first-chunk'
   | 'cpu-ms-to-first-chunk'
+  | 'million-instructions'
   | 'installed-kb'
   | 'dependencies'
   | 'us-cpu-per-chunk'

@@ -27,6 +27,7 @@ import { textFixture } from '../harness/fixtures.js';
 import type { Report } from '../harness/report.js';
 import { quantile, quartiles } from '../harness/stats.js';
 import { quickConfig, type BenchConfig } from './config.js';
+import { hasValgrind, millionInstructions, ownCostRatio } from './w9-callgrind.js';
 
 const root = join(__dirname, '..', '..');
 const MODULES: readonly ModuleKind[] = ['cjs', 'esm'];
@@ -129,7 +130,8 @@ export function writeScripts(dir: string, adapter: W9Adapter, deltas: readonly s
  * where it can); reports each package's installed size and dependency count, then spawns
  * fresh `node` processes (CommonJS and ESM, interleaved) that import the package, make a
  * first call on an in-memory model and report ms from process start to the first text
- * delta, ms from the first import to it, and the process's CPU ms at that point.
+ * delta, ms from the first import to it, and the process's CPU ms at that point; with
+ * `--callgrind` (`npm run bench -- --only=W9 --callgrind`), also their instructions.
  */
 export async function runW9(config: BenchConfig, report: Report): Promise<void> {
   const quick = config === quickConfig;
@@ -226,8 +228,60 @@ export async function runW9(config: BenchConfig, report: Report): Promise<void> 
         }
       }
     }
+    for (const module of MODULES) {
+      const cpu = (framework: string) => {
+        const values = samples.get(`${framework}|${module}`);
+        return values === undefined
+          ? undefined
+          : quantile(
+              values.map((s) => s.cpu),
+              0.5,
+            );
+      };
+      report.note(
+        `W9 ${module} CPU ms to the first chunk, our cost beyond rxjs ÷ the AI SDK's beyond Node: ${ownCostRatio(cpu)?.toFixed(2)} (goal ≤ 0.33)`,
+      );
+    }
+    if (process.argv.includes('--callgrind')) await countInstructions(consumers, quick, report);
     for (const adapter of adapters) report.note(`W9 ${adapter.framework}: ${adapter.label}`);
   } finally {
     rmSync(base, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `--callgrind`: the same scripts counted in instructions (callgrind, all threads, whole
+ * process; median of 3 processes per cell, 1 with --quick), which the machine's load does
+ * not inflate. One row per framework and module system, and the ratio as a note.
+ */
+async function countInstructions(
+  consumers: ReadonlyMap<W9Adapter, string>,
+  quick: boolean,
+  report: Report,
+): Promise<void> {
+  if (!hasValgrind()) {
+    report.note('W9 --callgrind: valgrind is not installed, no instruction rows');
+    return;
+  }
+  for (const module of MODULES) {
+    const medians = new Map<string, number>();
+    for (const [adapter, dir] of consumers) {
+      const file = `cold-${adapter.framework}.${module === 'cjs' ? 'cjs' : 'mjs'}`;
+      const values: number[] = [];
+      for (let k = 0; k < (quick ? 1 : 3); k++) values.push(await millionInstructions(dir, file));
+      const row = quartiles(values);
+      medians.set(adapter.framework, row.median);
+      report.addRow({
+        workload: 'W9',
+        params: { module, from: 'process-start-instructions' },
+        framework: adapter.framework,
+        metric: 'million-instructions',
+        ...row,
+      });
+    }
+    const ratio = ownCostRatio((framework) => medians.get(framework));
+    report.note(
+      `W9 ${module} instructions, our cost beyond rxjs ÷ the AI SDK's beyond Node: ${ratio?.toFixed(2)} (goal ≤ 0.33)`,
+    );
   }
 }

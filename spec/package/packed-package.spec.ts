@@ -280,6 +280,83 @@ describe('the packed package', () => {
     expect(esm.trim()).toBe('Hello from the tarball');
   }, 60_000);
 
+  // The build bundles each entry point (scripts/build.mjs): a module two entry points use
+  // must still exist once, so a class is the same (and `instanceof` holds) from either.
+  it.each(['cjs', 'esm'])(
+    'exports one value per name from every entry point that has it (%s)',
+    async (format) => {
+      const load = format === 'cjs' ? 'require(name)' : 'await import(name)';
+      const program = `
+        const names = ${JSON.stringify(names)};
+        const seen = new Map();
+        const differ = [];
+        for (const name of names) {
+          const m = ${load};
+          for (const [key, value] of Object.entries(m)) {
+            if (key === 'default') continue;
+            if (seen.has(key) && seen.get(key) !== value) differ.push(key + ' in ' + name);
+            seen.set(key, value);
+          }
+        }
+        console.log(JSON.stringify({ names: seen.size, differ }));`;
+      const output = await outputOfAsync(
+        process.execPath,
+        format === 'cjs' ? ['-e', program] : ['--input-type=module', '-e', program],
+        consumer,
+      );
+      const { names: count, differ } = JSON.parse(output) as { names: number; differ: string[] };
+      expect(differ).toEqual([]);
+      expect(count).toBeGreaterThan(100);
+    },
+    60_000,
+  );
+
+  it('keeps instanceof across entry points and loads ajv on first use, from both module systems', () => {
+    const program = (load: string) => `
+      ${load}
+      const error = toProviderError(new Error('down'), { provider: 'p', secrets: [] });
+      const rootError = new GuardrailTrippedError({ guardrail: 'g', stage: 'input', safeMessage: 's' });
+      console.log(error instanceof ProviderError, rootError instanceof Tripped);
+      of({ text: '{"n":1}' })
+        .pipe(parseEntity({ type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }))
+        .subscribe((value) => console.log(JSON.stringify(value)));`;
+    const names = (from: (specifier: string) => string) =>
+      `const { ProviderError, GuardrailTrippedError, parseEntity } = ${from('rx-advisors')};
+       const { toProviderError } = ${from('rx-advisors/provider-kit')};
+       const { GuardrailTrippedError: Tripped } = ${from('rx-advisors/guardrails')};
+       const { of } = ${from('rxjs')};`;
+    const cjs = run(
+      process.execPath,
+      ['-e', program(names((specifier) => `require('${specifier}')`))],
+      consumer,
+    );
+    const esm = run(
+      process.execPath,
+      ['--input-type=module', '-e', program(names((specifier) => `await import('${specifier}')`))],
+      consumer,
+    );
+    expect(cjs.trim().split('\n')).toEqual(['true true', '{"n":1}']);
+    expect(esm.trim().split('\n')).toEqual(['true true', '{"n":1}']);
+  }, 60_000);
+
+  it('loads the root entry point from a few bundled files, without ajv', () => {
+    // ~210 files before the entry points were bundled (docs/architecture.md, "Cold start").
+    // The CommonJS build is the ES module build converted file by file: the same files.
+    const program = `
+      require('rx-advisors');
+      const files = Object.keys(require.cache);
+      console.log(JSON.stringify({
+        ours: files.filter((file) => file.includes('/node_modules/rx-advisors/')).length,
+        ajv: files.filter((file) => file.includes('/node_modules/ajv')).length,
+      }));`;
+    const { ours, ajv } = JSON.parse(run(process.execPath, ['-e', program], consumer)) as {
+      ours: number;
+      ajv: number;
+    };
+    expect(ours).toBeLessThanOrEqual(40);
+    expect(ajv).toBe(0);
+  }, 60_000);
+
   it('ships ESM and CommonJS declarations for every entry point', () => {
     for (const { name } of entryPoints) {
       const subpath = name === 'rx-advisors' ? '.' : `./${name.slice('rx-advisors/'.length)}`;
