@@ -60,11 +60,15 @@ class ChainLink implements AdvisorChain {
   ) {}
 
   next(request: ChatRequest): Observable<ChatChunk> {
-    return defer(() => {
-      const advisor = this.advisors[this.index];
-      if (advisor === undefined) return this.callModel(request);
-      return advisor.advise(request, this.following());
-    });
+    // Cold: the advisor (or the model) runs once per subscription, inside it.
+    return defer(() => this.run(request));
+  }
+
+  /** What `next(request)` subscribes to, made now: for callers already subscribing. */
+  run(request: ChatRequest): Observable<ChatChunk> {
+    const advisor = this.advisors[this.index];
+    if (advisor === undefined) return this.callModel(request);
+    return advisor.advise(request, this.following());
   }
 
   copy(after: Advisor): AdvisorChain {
@@ -98,6 +102,26 @@ class ChainLink implements AdvisorChain {
     // Links are created once per chain and reused by every round of a recursive advisor.
     return (this.nextLink ??= new ChainLink(this.advisors, this.index + 1, this.model));
   }
+}
+
+/**
+ * What `chain.next(request)` would give a subscriber, made at once: the next advisor's
+ * `advise` (or the model call) runs now, in the caller's stack. Only for a caller that runs
+ * at subscribe time itself (the call's own subscription, an advisor's `new Observable`),
+ * where `next`'s `defer` would be a second, empty layer of the same laziness: one
+ * Observable and one subscription fewer per link. A chain that is not this module's (a
+ * test's stub) is subscribed through its `next`.
+ * @internal
+ * @example
+ * ```ts
+ * new Observable<ChatChunk>((subscriber) => nextNow(chain, request).subscribe(subscriber));
+ * ```
+ * @param chain The chain at the link to run.
+ * @param request The request for that link.
+ * @returns The link's Observable (cold or not, as its advisor made it).
+ */
+export function nextNow(chain: AdvisorChain, request: ChatRequest): Observable<ChatChunk> {
+  return chain instanceof ChainLink ? chain.run(request) : chain.next(request);
 }
 
 function validateAdvisor(advisor: Advisor): void {

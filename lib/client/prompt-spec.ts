@@ -9,6 +9,7 @@ import type { MediaPart } from '../core/media-part.js';
 import type { Tool } from '../core/tool.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { refuseRepeatedTools, uniqueTools } from '../tools/unique-tools.js';
+import { nextNow } from '../advisor-api/advisor-chain.js';
 import { callChain } from './call-chain.js';
 import { CallResponseSpec } from './call-response-spec.js';
 import type { ClientDefaults } from './client-defaults.js';
@@ -27,11 +28,13 @@ interface PromptState {
   readonly options: ChatOptions;
 }
 
+const NO_MEDIA: readonly MediaPart[] = [];
+
 const EMPTY: PromptState = {
   system: undefined,
   messages: [],
   user: undefined,
-  userMedia: [],
+  userMedia: NO_MEDIA,
   tools: [],
   toolNames: [],
   toolContext: {},
@@ -90,7 +93,7 @@ export class PromptSpec {
    * @param media Images and files sent with it (replaces those of an earlier `user()`).
    * @returns A new spec.
    */
-  user(text: string, media: readonly MediaPart[] = []): PromptSpec {
+  user(text: string, media: readonly MediaPart[] = NO_MEDIA): PromptSpec {
     return this.with({ user: text, userMedia: media });
   }
 
@@ -202,7 +205,9 @@ export class PromptSpec {
     }
     const callAdvisors =
       extraAdvisors.length === 0 ? state.advisors : [...state.advisors, ...extraAdvisors];
-    return callChain({ defaults, callAdvisors, request }).next(request);
+    // This runs at subscribe time (inside `content()`'s subscription or a `defer`), so the
+    // first advisor is called now: its `next()` would only wrap this in a second `defer`.
+    return nextNow(callChain({ defaults, callAdvisors, request }), request);
   }
 
   private createRequest(): ChatRequest {
