@@ -7,7 +7,7 @@ import { MEDIA_LIMITS_RULES, resolveMediaLimits, type MediaLimits } from '../cor
 import { validateOptions } from '../core/validate-options.js';
 import type { ClientDefaults } from './client-defaults.js';
 import { refuseRepeatedTools } from '../tools/unique-tools.js';
-import { PromptSpec } from './prompt-spec.js';
+import { promptSpec, type PromptSpec } from './prompt-spec.js';
 import type { ToolLookup } from './tool-lookup.js';
 
 /**
@@ -57,8 +57,7 @@ export class ChatClient {
    * @returns An immutable prompt spec.
    */
   prompt(text?: string): PromptSpec {
-    const spec = new PromptSpec(this.defaults);
-    return text === undefined ? spec : spec.user(text);
+    return promptSpec(this.defaults, text);
   }
 
   /**

@@ -11,37 +11,27 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { refuseRepeatedTools, uniqueTools } from '../tools/unique-tools.js';
 import { nextNow } from '../advisor-api/advisor-chain.js';
 import { callChain } from './call-chain.js';
+import { contextOf, EMPTY, NO_MEDIA, userState, type PromptState } from './prompt-state.js';
 import { CallResponseSpec } from './call-response-spec.js';
 import type { ClientDefaults } from './client-defaults.js';
 import { StreamResponseSpec } from './stream-response-spec.js';
 
-interface PromptState {
-  readonly system: string | undefined;
-  readonly messages: readonly Message[];
-  readonly user: string | undefined;
-  readonly userMedia: readonly MediaPart[];
-  readonly tools: readonly Tool[];
-  readonly toolNames: readonly string[];
-  readonly toolContext: Readonly<Record<string, unknown>>;
-  readonly advisors: readonly Advisor[];
-  readonly advisorParams: Readonly<Record<string, unknown>>;
-  readonly options: ChatOptions;
+/**
+ * `client.prompt(text)`: a spec with the user text set, built in one step (not an empty
+ * spec, then `user(text)`'s copy).
+ * @internal
+ * @example
+ * ```ts
+ * promptSpec(defaults, 'Hi').stream().content();
+ * ```
+ * @param defaults The client's defaults.
+ * @param text The user text, if any.
+ * @returns The spec.
+ */
+export function promptSpec(defaults: ClientDefaults, text: string | undefined): PromptSpec {
+  if (text === undefined) return new PromptSpec(defaults);
+  return new PromptSpec(defaults, userState(text));
 }
-
-const NO_MEDIA: readonly MediaPart[] = [];
-
-const EMPTY: PromptState = {
-  system: undefined,
-  messages: [],
-  user: undefined,
-  userMedia: NO_MEDIA,
-  tools: [],
-  toolNames: [],
-  toolContext: {},
-  advisors: [],
-  advisorParams: {},
-  options: {},
-};
 
 /**
  * One call being described: an immutable builder (every method returns a new spec), so
@@ -212,16 +202,22 @@ export class PromptSpec {
 
   private createRequest(): ChatRequest {
     const { defaults, state } = this;
-    const messages: Message[] = [];
     const system = state.system ?? defaults.system;
-    if (system !== undefined) messages.push({ role: 'system', content: system });
-    if (state.messages.length > 0) messages.push(...state.messages);
-    if (state.user !== undefined) {
-      messages.push(
-        state.userMedia.length === 0
+    const user: Message | undefined =
+      state.user === undefined
+        ? undefined
+        : state.userMedia.length === 0
           ? { role: 'user', content: state.user }
-          : { role: 'user', content: state.user, media: [...state.userMedia] },
-      );
+          : { role: 'user', content: state.user, media: [...state.userMedia] };
+    let messages: Message[];
+    if (system === undefined && state.messages.length === 0) {
+      // The usual `prompt(text)`: one literal, not an empty array grown by a push.
+      messages = user === undefined ? [] : [user];
+    } else {
+      messages = [];
+      if (system !== undefined) messages.push({ role: 'system', content: system });
+      if (state.messages.length > 0) messages.push(...state.messages);
+      if (user !== undefined) messages.push(user);
     }
     // What the call does not set is the client's own (frozen) object, not a copy per call.
     return ChatRequest.create({
@@ -261,17 +257,4 @@ export class PromptSpec {
       return found;
     });
   }
-}
-
-/** A call's context: the default advisor params, then the call's own over them. */
-function contextOf(
-  defaults: Readonly<Record<string, unknown>>,
-  own: Readonly<Record<string, unknown>>,
-): Map<string, unknown> {
-  const context = new Map<string, unknown>();
-  // Both are plain objects the builders spread (own keys only): `for…in` lists their keys
-  // without allocating an array per call, as `Object.entries` did.
-  for (const key in defaults) context.set(key, defaults[key]);
-  for (const key in own) context.set(key, own[key]);
-  return context;
 }
