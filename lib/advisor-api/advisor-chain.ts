@@ -1,4 +1,4 @@
-import { defer, type Observable } from 'rxjs';
+import { defer, type Observable, type Subscriber } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatModel } from '../core/chat-model.js';
 import type { ChatRequest } from '../core/chat-request.js';
@@ -64,6 +64,14 @@ class ChainLink implements AdvisorChain {
     return defer(() => this.run(request));
   }
 
+  /** `next(request)` subscribed with `subscriber`, now (see {@link subscribeNow}). */
+  runInto(request: ChatRequest, subscriber: Subscriber<ChatChunk>): void {
+    const advisor = this.advisors[this.index] as Partial<SubscribingAdvisor> | undefined;
+    const adviseInto = advisor?.[ADVISE_INTO];
+    if (adviseInto !== undefined) adviseInto.call(advisor, request, this.following(), subscriber);
+    else this.run(request).subscribe(subscriber);
+  }
+
   /** What `next(request)` subscribes to, made now: for callers already subscribing. */
   run(request: ChatRequest): Observable<ChatChunk> {
     const advisor = this.advisors[this.index];
@@ -122,6 +130,45 @@ class ChainLink implements AdvisorChain {
  */
 export function nextNow(chain: AdvisorChain, request: ChatRequest): Observable<ChatChunk> {
   return chain instanceof ChainLink ? chain.run(request) : chain.next(request);
+}
+
+/**
+ * `chain.next(request).subscribe(subscriber)` for a caller that runs at subscribe time
+ * itself: as {@link nextNow}, and an advisor of the library that can subscribe its chain
+ * directly ({@link ADVISE_INTO}: the no-tools guard) does so, with no Observable of its own.
+ * @internal
+ * @example
+ * ```ts
+ * new Observable<string>((subscriber) => subscribeNow(chain, request, new TextOnly(subscriber)));
+ * ```
+ * @param chain The chain at the link to run.
+ * @param request The request for that link.
+ * @param subscriber Receives the link's chunks.
+ */
+export function subscribeNow(
+  chain: AdvisorChain,
+  request: ChatRequest,
+  subscriber: Subscriber<ChatChunk>,
+): void {
+  if (chain instanceof ChainLink) chain.runInto(request, subscriber);
+  else chain.next(request).subscribe(subscriber);
+}
+
+/**
+ * The key of the optional method with which an advisor of this library subscribes its
+ * chain itself when it is called at subscribe time: `[ADVISE_INTO](request, chain,
+ * subscriber)` does what `advise(request, chain).subscribe(subscriber)` would, minus the
+ * Observable, its closure and its subscription. `advise` stays the advisor's contract.
+ * @internal
+ */
+export const ADVISE_INTO: unique symbol = Symbol('rx-advisors.adviseInto');
+
+/**
+ * An advisor with the {@link ADVISE_INTO} shortcut.
+ * @internal
+ */
+export interface SubscribingAdvisor extends Advisor {
+  [ADVISE_INTO](request: ChatRequest, chain: AdvisorChain, subscriber: Subscriber<ChatChunk>): void;
 }
 
 function validateAdvisor(advisor: Advisor): void {

@@ -1,5 +1,5 @@
 import { Observable, Subscriber } from 'rxjs';
-import { nextNow } from '../advisor-api/advisor-chain.js';
+import { ADVISE_INTO, nextNow, type SubscribingAdvisor } from '../advisor-api/advisor-chain.js';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
@@ -28,15 +28,25 @@ export function noToolsGuard(): Advisor {
 // call's one advisor, so it is written for the first chunk: its Observable makes the next
 // link's call at its own subscription (no `defer` of `chain.next` inside it) and checks the
 // chunks in one `Subscriber` (no `map`: no operator subscriber and no closures per call).
-const GUARD: Advisor = {
+// When the call itself subscribes it (`content()`), it skips even its own Observable.
+const GUARD: SubscribingAdvisor = {
   name: 'NoToolsGuard',
   order: Order.TOOL_CALLING,
   advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
     return new Observable<ChatChunk>((subscriber) => {
-      nextNow(chain, request).subscribe(new NoToolsSubscriber(subscriber));
+      guardInto(request, chain, subscriber);
     });
   },
+  [ADVISE_INTO]: guardInto,
 };
+
+function guardInto(
+  request: ChatRequest,
+  chain: AdvisorChain,
+  subscriber: Subscriber<ChatChunk>,
+): void {
+  nextNow(chain, request).subscribe(new NoToolsSubscriber(subscriber));
+}
 
 /** Passes every chunk on, and fails the call at a complete tool call. */
 class NoToolsSubscriber extends Subscriber<ChatChunk> {

@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import type { Observable, Subscriber } from 'rxjs';
 import { checkMediaLimits } from '../core/media-limits.js';
 import type { Advisor } from '../advisor-api/advisor.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
@@ -9,7 +9,8 @@ import type { MediaPart } from '../core/media-part.js';
 import type { Tool } from '../core/tool.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { refuseRepeatedTools, uniqueTools } from '../tools/unique-tools.js';
-import { nextNow } from '../advisor-api/advisor-chain.js';
+import { nextNow, subscribeNow } from '../advisor-api/advisor-chain.js';
+import type { AdvisorChain } from '../advisor-api/advisor.js';
 import { callChain } from './call-chain.js';
 import { contextOf, EMPTY, NO_MEDIA, userState, type PromptState } from './prompt-state.js';
 import { CallResponseSpec } from './call-response-spec.js';
@@ -155,7 +156,7 @@ export class PromptSpec {
    * @returns The call response spec (`content()`, `chatResponse()`, `entity()`).
    */
   call(): CallResponseSpec {
-    return new CallResponseSpec((extra) => this.start(extra));
+    return new CallResponseSpec(this);
   }
 
   /**
@@ -163,7 +164,7 @@ export class PromptSpec {
    * @returns The stream response spec (`content()`, `chunks()`).
    */
   stream(): StreamResponseSpec {
-    return new StreamResponseSpec((extra) => this.start(extra));
+    return new StreamResponseSpec(this);
   }
 
   private with(changes: Partial<PromptState>): PromptSpec {
@@ -184,22 +185,38 @@ export class PromptSpec {
     });
   }
 
-  /** Builds the request and the chain of one subscription and starts it (see `StartChain`). */
-  private start(extraAdvisors: readonly Advisor[] = []): Observable<ChatChunk> {
-    const { defaults, state } = this;
+  /**
+   * Builds the request and the chain of one subscription and starts it (see `CallStarter`).
+   * @internal
+   * @param extraAdvisors Advisors for this call only.
+   * @returns The chain's Observable.
+   */
+  start(extraAdvisors: readonly Advisor[] = []): Observable<ChatChunk> {
     const request = this.createRequest();
-    // Before any advisor or model: a 100 MB image must not reach memory or a provider. Only
-    // the call's messages and user media can carry media (the system text is a string).
-    if (state.messages.length > 0 || state.userMedia.length > 0) {
-      checkMediaLimits(request.messages, defaults.mediaLimits);
-    }
-    const callAdvisors =
-      extraAdvisors.length === 0 ? state.advisors : [...state.advisors, ...extraAdvisors];
-    // This runs at subscribe time (inside `content()`'s subscription or a `defer`), so the
-    // first advisor is called now: its `next()` would only wrap this in a second `defer`.
-    return nextNow(callChain({ defaults, callAdvisors, request }), request);
+    // This runs at subscribe time (inside a `defer`), so the first advisor is called now:
+    // its `next()` would only wrap this in a second `defer`.
+    return nextNow(this.chainOf(request, extraAdvisors), request);
   }
 
+  /**
+   * `start().subscribe(subscriber)`, at subscribe time (`content()`): the first advisor
+   * subscribes `subscriber` itself when it can (see `subscribeNow`).
+   * @internal
+   * @param subscriber Receives the call's chunks.
+   */
+  startInto(subscriber: Subscriber<ChatChunk>): void {
+    const request = this.createRequest();
+    subscribeNow(this.chainOf(request, EMPTY.advisors), request, subscriber);
+  }
+
+  /** The call's chain: the client's, with the call's own advisors and `extra`. */
+  private chainOf(request: ChatRequest, extra: readonly Advisor[]): AdvisorChain {
+    const own = this.state.advisors;
+    const callAdvisors = extra.length === 0 ? own : [...own, ...extra];
+    return callChain({ defaults: this.defaults, callAdvisors, request });
+  }
+
+  /** The call's first request; its media checked against the client's limits. */
   private createRequest(): ChatRequest {
     const { defaults, state } = this;
     const system = state.system ?? defaults.system;
@@ -220,7 +237,7 @@ export class PromptSpec {
       if (user !== undefined) messages.push(user);
     }
     // What the call does not set is the client's own (frozen) object, not a copy per call.
-    return ChatRequest.create({
+    const request = ChatRequest.create({
       messages,
       options:
         state.options === EMPTY.options
@@ -236,6 +253,12 @@ export class PromptSpec {
           ? defaults.toolContext
           : { ...defaults.toolContext, ...state.toolContext },
     });
+    // Before any advisor or model: a 100 MB image must not reach memory or a provider. Only
+    // the call's messages and user media can carry media (the system text is a string).
+    if (state.messages.length > 0 || state.userMedia.length > 0) {
+      checkMediaLimits(request.messages, defaults.mediaLimits);
+    }
+    return request;
   }
 
   private lookupTools(): Tool[] {

@@ -3,7 +3,7 @@ import type { ChatChunk } from '../core/chat-chunk.js';
 import type { EntityOptions, EntityType } from '../output/entity-options.js';
 import type { InferOutput, OutputSchema } from '../output/output-schema.js';
 import { streamEntity, type DeepPartial } from '../output/stream-entity.js';
-import type { StartChain } from './call-response-spec.js';
+import type { CallStarter } from './call-response-spec.js';
 import { entityCallAdvisors } from './entity-call-advisors.js';
 
 /**
@@ -16,14 +16,14 @@ import { entityCallAdvisors } from './entity-call-advisors.js';
  */
 export class StreamResponseSpec {
   /** @internal */
-  constructor(private readonly start: StartChain) {}
+  constructor(private readonly call: CallStarter) {}
 
   /**
    * Every chunk that leaves the outermost advisor.
    * @returns A cold Observable of chunks ending with `finish`.
    */
   chunks(): Observable<ChatChunk> {
-    return defer(() => this.start());
+    return defer(() => this.call.start());
   }
 
   /**
@@ -38,7 +38,7 @@ export class StreamResponseSpec {
     // chain becomes the stream's error), one subscription fewer to the first chunk; being a
     // `Subscriber`, it is subscribed as it is (no observer object, closures or wrapper).
     return new Observable<string>((subscriber) => {
-      this.start().subscribe(new TextDeltaSubscriber(subscriber));
+      this.call.startInto(new TextDeltaSubscriber(subscriber));
     });
   }
 
@@ -61,7 +61,7 @@ export class StreamResponseSpec {
     options: EntityOptions = {},
   ): Observable<DeepPartial<EntityType<T, InferOutput<S>>>> {
     const extra = entityCallAdvisors(schema, options);
-    return defer(() => this.start(extra)).pipe(streamEntity(schema, options)) as Observable<
+    return defer(() => this.call.start(extra)).pipe(streamEntity(schema, options)) as Observable<
       DeepPartial<EntityType<T, InferOutput<S>>>
     >;
   }
