@@ -4,7 +4,8 @@ import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
-import { ToolNotFoundError } from '../errors/tool-not-found-error.js';
+import { noToolsError } from './no-tools-error.js';
+import { TextDeltaSubscriber } from './text-delta-subscriber.js';
 
 /**
  * The advisor a ChatClient call gets when it offers no tools and no tool loop: a model that
@@ -28,7 +29,8 @@ export function noToolsGuard(): Advisor {
 // call's one advisor, so it is written for the first chunk: its Observable makes the next
 // link's call at its own subscription (no `defer` of `chain.next` inside it) and checks the
 // chunks in one `Subscriber` (no `map`: no operator subscriber and no closures per call).
-// When the call itself subscribes it (`content()`), it skips even its own Observable.
+// When the call itself subscribes it (`content()`), it skips even its own Observable, and
+// hands its check to `content()`'s subscriber when that is the one it would pass chunks to.
 const GUARD: SubscribingAdvisor = {
   name: 'NoToolsGuard',
   order: Order.TOOL_CALLING,
@@ -37,7 +39,13 @@ const GUARD: SubscribingAdvisor = {
       guardInto(request, chain, subscriber);
     });
   },
-  [ADVISE_INTO]: guardInto,
+  [ADVISE_INTO](request, chain, subscriber) {
+    // Only here, as the call's first advisor: `content()`'s subscriber then gets exactly
+    // the chunks this guard would pass on, and nothing else.
+    if (!(subscriber instanceof TextDeltaSubscriber)) return guardInto(request, chain, subscriber);
+    subscriber.refuseToolCalls();
+    nextNow(chain, request).subscribe(subscriber);
+  },
 };
 
 function guardInto(
@@ -57,14 +65,6 @@ class NoToolsSubscriber extends Subscriber<ChatChunk> {
     }
     // As `map`'s throw did: the call fails downstream, then the model call is left (its
     // request aborted).
-    this.error(
-      new ToolNotFoundError({
-        toolName: chunk.name,
-        available: [],
-        hint:
-          'The call registers no tools: offer it with defaultTools() or tools(), or set ' +
-          'advisorParams({ toolCallingAdvisorAutoRegister: false }) to handle tool calls yourself.',
-      }),
-    );
+    this.error(noToolsError(chunk));
   }
 }

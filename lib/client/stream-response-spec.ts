@@ -1,10 +1,11 @@
-import { defer, Observable, Subscriber } from 'rxjs';
+import { defer, Observable } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { EntityOptions, EntityType } from '../output/entity-options.js';
 import type { InferOutput, OutputSchema } from '../output/output-schema.js';
 import { streamEntity, type DeepPartial } from '../output/stream-entity.js';
 import type { CallStarter } from './call-response-spec.js';
 import { entityCallAdvisors } from './entity-call-advisors.js';
+import { TextDeltaSubscriber } from './text-delta-subscriber.js';
 
 /**
  * The result side of `prompt(...).stream()`: cold Observables that stream as the model does.
@@ -64,12 +65,5 @@ export class StreamResponseSpec {
     return defer(() => this.call.start(extra)).pipe(streamEntity(schema, options)) as Observable<
       DeepPartial<EntityType<T, InferOutput<S>>>
     >;
-  }
-}
-
-/** `content()`'s one layer: passes on the text of the text deltas, drops other chunks. */
-class TextDeltaSubscriber extends Subscriber<ChatChunk> {
-  protected override _next(chunk: ChatChunk): void {
-    if (chunk.type === 'text-delta') this.destination.next(chunk.text);
   }
 }

@@ -106,6 +106,21 @@ describe('ChatClient: the first-chunk path', () => {
     expect(calls[0]?.observed).toBe(false);
   });
 
+  it('passes a tool call over in content() when the call handles tool calls itself', () => {
+    const { model, calls } = pushedModel();
+    const log = record(
+      ChatClient.create(model)
+        .prompt('Hi')
+        .advisorParams({ toolCallingAdvisorAutoRegister: false })
+        .stream()
+        .content(),
+    );
+    calls[0]?.next(toolCall);
+    calls[0]?.next(text('after'));
+    calls[0]?.complete();
+    expect(log).toEqual({ seen: ['after'], error: [], done: [true] });
+  });
+
   it('leaves the model call when a plain call is unsubscribed', () => {
     const { model, calls, left } = pushedModel();
     const subscription = ChatClient.create(model).prompt('Hi').stream().content().subscribe();
