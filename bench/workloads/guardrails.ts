@@ -67,7 +67,11 @@ function guarded(guard: Guard, fixture: TextFixture): BenchAdapter {
     toolLoop: unsupported,
     parked: unsupported,
     firstChunk: () =>
-      firstChunkMicros(client.prompt('Hi').stream().content(), fixture.text, `GUARD ${guard}`),
+      firstChunkMicros(
+        () => client.prompt('Hi').stream().content(),
+        fixture.text,
+        `GUARD ${guard}`,
+      ),
   };
 }
 

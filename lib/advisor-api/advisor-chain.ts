@@ -1,4 +1,4 @@
-import { defer, type Observable } from 'rxjs';
+import { defer, type Observable, type Subscriber } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatModel } from '../core/chat-model.js';
 import type { ChatRequest } from '../core/chat-request.js';
@@ -60,11 +60,23 @@ class ChainLink implements AdvisorChain {
   ) {}
 
   next(request: ChatRequest): Observable<ChatChunk> {
-    return defer(() => {
-      const advisor = this.advisors[this.index];
-      if (advisor === undefined) return this.callModel(request);
-      return advisor.advise(request, this.following());
-    });
+    // Cold: the advisor (or the model) runs once per subscription, inside it.
+    return defer(() => this.run(request));
+  }
+
+  /** `next(request)` subscribed with `subscriber`, now (see {@link subscribeNow}). */
+  runInto(request: ChatRequest, subscriber: Subscriber<ChatChunk>): void {
+    const advisor = this.advisors[this.index] as Partial<SubscribingAdvisor> | undefined;
+    const adviseInto = advisor?.[ADVISE_INTO];
+    if (adviseInto !== undefined) adviseInto.call(advisor, request, this.following(), subscriber);
+    else this.run(request).subscribe(subscriber);
+  }
+
+  /** What `next(request)` subscribes to, made now: for callers already subscribing. */
+  run(request: ChatRequest): Observable<ChatChunk> {
+    const advisor = this.advisors[this.index];
+    if (advisor === undefined) return this.callModel(request);
+    return advisor.advise(request, this.following());
   }
 
   copy(after: Advisor): AdvisorChain {
@@ -98,6 +110,65 @@ class ChainLink implements AdvisorChain {
     // Links are created once per chain and reused by every round of a recursive advisor.
     return (this.nextLink ??= new ChainLink(this.advisors, this.index + 1, this.model));
   }
+}
+
+/**
+ * What `chain.next(request)` would give a subscriber, made at once: the next advisor's
+ * `advise` (or the model call) runs now, in the caller's stack. Only for a caller that runs
+ * at subscribe time itself (the call's own subscription, an advisor's `new Observable`),
+ * where `next`'s `defer` would be a second, empty layer of the same laziness: one
+ * Observable and one subscription fewer per link. A chain that is not this module's (a
+ * test's stub) is subscribed through its `next`.
+ * @internal
+ * @example
+ * ```ts
+ * new Observable<ChatChunk>((subscriber) => nextNow(chain, request).subscribe(subscriber));
+ * ```
+ * @param chain The chain at the link to run.
+ * @param request The request for that link.
+ * @returns The link's Observable (cold or not, as its advisor made it).
+ */
+export function nextNow(chain: AdvisorChain, request: ChatRequest): Observable<ChatChunk> {
+  return chain instanceof ChainLink ? chain.run(request) : chain.next(request);
+}
+
+/**
+ * `chain.next(request).subscribe(subscriber)` for a caller that runs at subscribe time
+ * itself: as {@link nextNow}, and an advisor of the library that can subscribe its chain
+ * directly ({@link ADVISE_INTO}: the no-tools guard) does so, with no Observable of its own.
+ * @internal
+ * @example
+ * ```ts
+ * new Observable<string>((subscriber) => subscribeNow(chain, request, new TextOnly(subscriber)));
+ * ```
+ * @param chain The chain at the link to run.
+ * @param request The request for that link.
+ * @param subscriber Receives the link's chunks.
+ */
+export function subscribeNow(
+  chain: AdvisorChain,
+  request: ChatRequest,
+  subscriber: Subscriber<ChatChunk>,
+): void {
+  if (chain instanceof ChainLink) chain.runInto(request, subscriber);
+  else chain.next(request).subscribe(subscriber);
+}
+
+/**
+ * The key of the optional method with which an advisor of this library subscribes its
+ * chain itself when it is called at subscribe time: `[ADVISE_INTO](request, chain,
+ * subscriber)` does what `advise(request, chain).subscribe(subscriber)` would, minus the
+ * Observable, its closure and its subscription. `advise` stays the advisor's contract.
+ * @internal
+ */
+export const ADVISE_INTO: unique symbol = Symbol('rx-advisors.adviseInto');
+
+/**
+ * An advisor with the {@link ADVISE_INTO} shortcut.
+ * @internal
+ */
+export interface SubscribingAdvisor extends Advisor {
+  [ADVISE_INTO](request: ChatRequest, chain: AdvisorChain, subscriber: Subscriber<ChatChunk>): void;
 }
 
 function validateAdvisor(advisor: Advisor): void {

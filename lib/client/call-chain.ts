@@ -3,7 +3,12 @@ import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { ClientDefaults } from './client-defaults.js';
 import { withoutRedundantInstructions } from './entity-call-advisors.js';
-import { addedAdvisor, resolveAdvisors } from './resolve-advisors.js';
+import {
+  addedAdvisorOf,
+  advisorFacts,
+  resolveAdvisors,
+  type AdvisorFacts,
+} from './resolve-advisors.js';
 
 /** Options of {@link callChain}. */
 export interface CallChainOptions {
@@ -16,17 +21,24 @@ export interface CallChainOptions {
 }
 
 /**
- * The chains of calls that add no advisors, per client and per advisor the call gets added
- * (none, the no-tools guard, one of the two auto-registered loops). A chain holds no state
- * of a call (each advisor keeps that inside its subscription), so such calls share one.
+ * What a client's calls that add no advisors share: the facts about the default advisors
+ * that decide the advisor a call gets added (read once: an advisor's roles are read-only),
+ * and the chain per added advisor (none, the no-tools guard, one of the two
+ * auto-registered loops). A chain holds no state of a call (each advisor keeps that inside
+ * its subscription), so such calls share one.
  */
-const sharedChains = new WeakMap<ClientDefaults, Map<Advisor | undefined, AdvisorChain>>();
+interface SharedChains {
+  readonly facts: AdvisorFacts;
+  readonly chains: Map<Advisor | undefined, AdvisorChain>;
+}
+
+const sharedChains = new WeakMap<ClientDefaults, SharedChains>();
 
 /**
  * The advisor chain of one ChatClient call: the default advisors, the call's own and the
  * advisor {@link resolveAdvisors} adds, sorted, ending with the client's model. A call that
  * adds no advisors (the common case) gets a chain built once per client and reused, so its
- * first chunk pays no sorting and no checks of the default advisors.
+ * first chunk pays no sorting, no checks of the default advisors and no scan of their roles.
  * @internal
  * @example
  * ```ts
@@ -45,17 +57,18 @@ export function callChain(options: CallChainOptions): AdvisorChain {
       model,
     });
   }
-  const added = addedAdvisor({ advisors: defaults.advisors, request });
-  let chains = sharedChains.get(defaults);
-  if (chains === undefined) {
-    chains = new Map();
-    sharedChains.set(defaults, chains);
+  let shared = sharedChains.get(defaults);
+  if (shared === undefined) {
+    // Throws (every call, as nothing is kept) when the defaults hold two tool loops.
+    shared = { facts: advisorFacts(defaults.advisors), chains: new Map() };
+    sharedChains.set(defaults, shared);
   }
-  let chain = chains.get(added);
+  const added = addedAdvisorOf(shared.facts, request);
+  let chain = shared.chains.get(added);
   if (chain === undefined) {
     const advisors = added === undefined ? defaults.advisors : [...defaults.advisors, added];
     chain = createAdvisorChain({ advisors, model });
-    chains.set(added, chain);
+    shared.chains.set(added, chain);
   }
   return chain;
 }

@@ -1,4 +1,4 @@
-import { defer, map, type Observable } from 'rxjs';
+import { defer, map, type Observable, type Subscriber } from 'rxjs';
 import type { Advisor } from '../advisor-api/advisor.js';
 import { aggregate } from '../core/aggregate.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
@@ -9,12 +9,22 @@ import { parseEntity } from '../output/parse-entity.js';
 import { entityCallAdvisors } from './entity-call-advisors.js';
 
 /**
- * Starts one subscription of a call: builds its request and chain now, optionally with
- * extra advisors for this call only, and returns the chain's Observable. Call it inside a
- * subscription (`defer`), once per subscription.
+ * Starts one subscription of a call (the `PromptSpec`): builds its request and chain now.
+ * Call it inside a subscription (`defer`), once per subscription.
  * @internal
  */
-export type StartChain = (extraAdvisors?: readonly Advisor[]) => Observable<ChatChunk>;
+export interface CallStarter {
+  /**
+   * @param extraAdvisors Advisors for this call only.
+   * @returns The chain's Observable.
+   */
+  start(extraAdvisors?: readonly Advisor[]): Observable<ChatChunk>;
+  /**
+   * `start().subscribe(subscriber)`, with no Observable where the chain needs none.
+   * @param subscriber Receives the call's chunks.
+   */
+  startInto(subscriber: Subscriber<ChatChunk>): void;
+}
 
 /**
  * The result side of `prompt(...).call()`: each method returns a cold Observable of one
@@ -29,14 +39,14 @@ export type StartChain = (extraAdvisors?: readonly Advisor[]) => Observable<Chat
  */
 export class CallResponseSpec {
   /** @internal */
-  constructor(private readonly start: StartChain) {}
+  constructor(private readonly call: CallStarter) {}
 
   /**
    * The whole response.
    * @returns A cold Observable of one `ChatResponse`.
    */
   chatResponse(): Observable<ChatResponse> {
-    return defer(() => this.start()).pipe(aggregate());
+    return defer(() => this.call.start()).pipe(aggregate());
   }
 
   /**
@@ -71,7 +81,7 @@ export class CallResponseSpec {
     options: EntityOptions = {},
   ): Observable<EntityType<T, InferOutput<S>>> {
     const extra = entityCallAdvisors(schema, options);
-    return defer(() => this.start(extra)).pipe(
+    return defer(() => this.call.start(extra)).pipe(
       aggregate(),
       parseEntity(schema, options),
     ) as Observable<EntityType<T, InferOutput<S>>>;

@@ -7,7 +7,7 @@ import { MEDIA_LIMITS_RULES, resolveMediaLimits, type MediaLimits } from '../cor
 import { validateOptions } from '../core/validate-options.js';
 import type { ClientDefaults } from './client-defaults.js';
 import { refuseRepeatedTools } from '../tools/unique-tools.js';
-import { PromptSpec } from './prompt-spec.js';
+import { promptSpec, type PromptSpec } from './prompt-spec.js';
 import type { ToolLookup } from './tool-lookup.js';
 
 /**
@@ -71,10 +71,9 @@ export class ChatClient {
    * @returns An immutable prompt spec.
    */
   prompt(text?: string): PromptSpec {
-    let spec = new PromptSpec(this.defaults);
+    const spec = promptSpec(this.defaults, text);
     // Only a client an agent tool runs pays this (the agents' cycle check reads it).
-    if (this.asAgent) spec = spec.advisorParams({ [CALLING_CLIENT_KEY]: this });
-    return text === undefined ? spec : spec.user(text);
+    return this.asAgent ? spec.advisorParams({ [CALLING_CLIENT_KEY]: this }) : spec;
   }
 
   /**

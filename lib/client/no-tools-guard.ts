@@ -1,9 +1,11 @@
-import { map } from 'rxjs';
-import { advisor, type Advisor } from '../advisor-api/advisor.js';
+import { Observable, Subscriber } from 'rxjs';
+import { ADVISE_INTO, nextNow, type SubscribingAdvisor } from '../advisor-api/advisor-chain.js';
+import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { Order } from '../advisor-api/order.js';
-import { ToolNotFoundError } from '../errors/tool-not-found-error.js';
-
-let guard: Advisor | undefined;
+import type { ChatChunk } from '../core/chat-chunk.js';
+import type { ChatRequest } from '../core/chat-request.js';
+import { noToolsError } from './no-tools-error.js';
+import { TextDeltaSubscriber } from './text-delta-subscriber.js';
 
 /**
  * The advisor a ChatClient call gets when it offers no tools and no tool loop: a model that
@@ -20,20 +22,49 @@ let guard: Advisor | undefined;
  * @returns The guard advisor (one shared instance), ordered where the tool loop would be.
  */
 export function noToolsGuard(): Advisor {
-  // One guard for every call: it holds no state (the `map` keeps none between chunks), and
-  // building it per call was an advisor validation and an operator per first chunk.
-  return (guard ??= advisor({
-    name: 'NoToolsGuard',
-    order: Order.TOOL_CALLING,
-    after: map((chunk) => {
-      if (chunk.type !== 'tool-call') return chunk;
-      throw new ToolNotFoundError({
-        toolName: chunk.name,
-        available: [],
-        hint:
-          'The call registers no tools: offer it with defaultTools() or tools(), or set ' +
-          'advisorParams({ toolCallingAdvisorAutoRegister: false }) to handle tool calls yourself.',
-      });
-    }),
-  }));
+  return GUARD;
+}
+
+// One guard for every call: it holds no state outside a subscription. It is every plain
+// call's one advisor, so it is written for the first chunk: its Observable makes the next
+// link's call at its own subscription (no `defer` of `chain.next` inside it) and checks the
+// chunks in one `Subscriber` (no `map`: no operator subscriber and no closures per call).
+// When the call itself subscribes it (`content()`), it skips even its own Observable, and
+// hands its check to `content()`'s subscriber when that is the one it would pass chunks to.
+const GUARD: SubscribingAdvisor = {
+  name: 'NoToolsGuard',
+  order: Order.TOOL_CALLING,
+  advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
+    return new Observable<ChatChunk>((subscriber) => {
+      guardInto(request, chain, subscriber);
+    });
+  },
+  [ADVISE_INTO](request, chain, subscriber) {
+    // Only here, as the call's first advisor: `content()`'s subscriber then gets exactly
+    // the chunks this guard would pass on, and nothing else.
+    if (!(subscriber instanceof TextDeltaSubscriber)) return guardInto(request, chain, subscriber);
+    subscriber.refuseToolCalls();
+    nextNow(chain, request).subscribe(subscriber);
+  },
+};
+
+function guardInto(
+  request: ChatRequest,
+  chain: AdvisorChain,
+  subscriber: Subscriber<ChatChunk>,
+): void {
+  nextNow(chain, request).subscribe(new NoToolsSubscriber(subscriber));
+}
+
+/** Passes every chunk on, and fails the call at a complete tool call. */
+class NoToolsSubscriber extends Subscriber<ChatChunk> {
+  protected override _next(chunk: ChatChunk): void {
+    if (chunk.type !== 'tool-call') {
+      this.destination.next(chunk);
+      return;
+    }
+    // As `map`'s throw did: the call fails downstream, then the model call is left (its
+    // request aborted).
+    this.error(noToolsError(chunk));
+  }
 }

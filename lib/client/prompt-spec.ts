@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import type { Observable, Subscriber } from 'rxjs';
 import { checkMediaLimits } from '../core/media-limits.js';
 import type { Advisor } from '../advisor-api/advisor.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
@@ -9,36 +9,30 @@ import type { MediaPart } from '../core/media-part.js';
 import type { Tool } from '../core/tool.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { refuseRepeatedTools, uniqueTools } from '../tools/unique-tools.js';
+import { nextNow, subscribeNow } from '../advisor-api/advisor-chain.js';
+import type { AdvisorChain } from '../advisor-api/advisor.js';
 import { callChain } from './call-chain.js';
+import { contextOf, EMPTY, NO_MEDIA, userState, type PromptState } from './prompt-state.js';
 import { CallResponseSpec } from './call-response-spec.js';
 import type { ClientDefaults } from './client-defaults.js';
 import { StreamResponseSpec } from './stream-response-spec.js';
 
-interface PromptState {
-  readonly system: string | undefined;
-  readonly messages: readonly Message[];
-  readonly user: string | undefined;
-  readonly userMedia: readonly MediaPart[];
-  readonly tools: readonly Tool[];
-  readonly toolNames: readonly string[];
-  readonly toolContext: Readonly<Record<string, unknown>>;
-  readonly advisors: readonly Advisor[];
-  readonly advisorParams: Readonly<Record<string, unknown>>;
-  readonly options: ChatOptions;
+/**
+ * `client.prompt(text)`: a spec with the user text set, built in one step (not an empty
+ * spec, then `user(text)`'s copy).
+ * @internal
+ * @example
+ * ```ts
+ * promptSpec(defaults, 'Hi').stream().content();
+ * ```
+ * @param defaults The client's defaults.
+ * @param text The user text, if any.
+ * @returns The spec.
+ */
+export function promptSpec(defaults: ClientDefaults, text: string | undefined): PromptSpec {
+  if (text === undefined) return new PromptSpec(defaults);
+  return new PromptSpec(defaults, userState(text));
 }
-
-const EMPTY: PromptState = {
-  system: undefined,
-  messages: [],
-  user: undefined,
-  userMedia: [],
-  tools: [],
-  toolNames: [],
-  toolContext: {},
-  advisors: [],
-  advisorParams: {},
-  options: {},
-};
 
 /**
  * One call being described: an immutable builder (every method returns a new spec), so
@@ -90,7 +84,7 @@ export class PromptSpec {
    * @param media Images and files sent with it (replaces those of an earlier `user()`).
    * @returns A new spec.
    */
-  user(text: string, media: readonly MediaPart[] = []): PromptSpec {
+  user(text: string, media: readonly MediaPart[] = NO_MEDIA): PromptSpec {
     return this.with({ user: text, userMedia: media });
   }
 
@@ -162,7 +156,7 @@ export class PromptSpec {
    * @returns The call response spec (`content()`, `chatResponse()`, `entity()`).
    */
   call(): CallResponseSpec {
-    return new CallResponseSpec((extra) => this.start(extra));
+    return new CallResponseSpec(this);
   }
 
   /**
@@ -170,7 +164,7 @@ export class PromptSpec {
    * @returns The stream response spec (`content()`, `chunks()`).
    */
   stream(): StreamResponseSpec {
-    return new StreamResponseSpec((extra) => this.start(extra));
+    return new StreamResponseSpec(this);
   }
 
   private with(changes: Partial<PromptState>): PromptSpec {
@@ -191,35 +185,59 @@ export class PromptSpec {
     });
   }
 
-  /** Builds the request and the chain of one subscription and starts it (see `StartChain`). */
-  private start(extraAdvisors: readonly Advisor[] = []): Observable<ChatChunk> {
-    const { defaults, state } = this;
+  /**
+   * Builds the request and the chain of one subscription and starts it (see `CallStarter`).
+   * @internal
+   * @param extraAdvisors Advisors for this call only.
+   * @returns The chain's Observable.
+   */
+  start(extraAdvisors: readonly Advisor[] = []): Observable<ChatChunk> {
     const request = this.createRequest();
-    // Before any advisor or model: a 100 MB image must not reach memory or a provider. Only
-    // the call's messages and user media can carry media (the system text is a string).
-    if (state.messages.length > 0 || state.userMedia.length > 0) {
-      checkMediaLimits(request.messages, defaults.mediaLimits);
-    }
-    const callAdvisors =
-      extraAdvisors.length === 0 ? state.advisors : [...state.advisors, ...extraAdvisors];
-    return callChain({ defaults, callAdvisors, request }).next(request);
+    // This runs at subscribe time (inside a `defer`), so the first advisor is called now:
+    // its `next()` would only wrap this in a second `defer`.
+    return nextNow(this.chainOf(request, extraAdvisors), request);
   }
 
+  /**
+   * `start().subscribe(subscriber)`, at subscribe time (`content()`): the first advisor
+   * subscribes `subscriber` itself when it can (see `subscribeNow`).
+   * @internal
+   * @param subscriber Receives the call's chunks.
+   */
+  startInto(subscriber: Subscriber<ChatChunk>): void {
+    const request = this.createRequest();
+    subscribeNow(this.chainOf(request, EMPTY.advisors), request, subscriber);
+  }
+
+  /** The call's chain: the client's, with the call's own advisors and `extra`. */
+  private chainOf(request: ChatRequest, extra: readonly Advisor[]): AdvisorChain {
+    const own = this.state.advisors;
+    const callAdvisors = extra.length === 0 ? own : [...own, ...extra];
+    return callChain({ defaults: this.defaults, callAdvisors, request });
+  }
+
+  /** The call's first request; its media checked against the client's limits. */
   private createRequest(): ChatRequest {
     const { defaults, state } = this;
-    const messages: Message[] = [];
     const system = state.system ?? defaults.system;
-    if (system !== undefined) messages.push({ role: 'system', content: system });
-    if (state.messages.length > 0) messages.push(...state.messages);
-    if (state.user !== undefined) {
-      messages.push(
-        state.userMedia.length === 0
+    const user: Message | undefined =
+      state.user === undefined
+        ? undefined
+        : state.userMedia.length === 0
           ? { role: 'user', content: state.user }
-          : { role: 'user', content: state.user, media: [...state.userMedia] },
-      );
+          : { role: 'user', content: state.user, media: [...state.userMedia] };
+    let messages: Message[];
+    if (system === undefined && state.messages.length === 0) {
+      // The usual `prompt(text)`: one literal, not an empty array grown by a push.
+      messages = user === undefined ? [] : [user];
+    } else {
+      messages = [];
+      if (system !== undefined) messages.push({ role: 'system', content: system });
+      if (state.messages.length > 0) messages.push(...state.messages);
+      if (user !== undefined) messages.push(user);
     }
     // What the call does not set is the client's own (frozen) object, not a copy per call.
-    return ChatRequest.create({
+    const request = ChatRequest.create({
       messages,
       options:
         state.options === EMPTY.options
@@ -235,6 +253,12 @@ export class PromptSpec {
           ? defaults.toolContext
           : { ...defaults.toolContext, ...state.toolContext },
     });
+    // Before any advisor or model: a 100 MB image must not reach memory or a provider. Only
+    // the call's messages and user media can carry media (the system text is a string).
+    if (state.messages.length > 0 || state.userMedia.length > 0) {
+      checkMediaLimits(request.messages, defaults.mediaLimits);
+    }
+    return request;
   }
 
   private lookupTools(): Tool[] {
@@ -256,17 +280,4 @@ export class PromptSpec {
       return found;
     });
   }
-}
-
-/** A call's context: the default advisor params, then the call's own over them. */
-function contextOf(
-  defaults: Readonly<Record<string, unknown>>,
-  own: Readonly<Record<string, unknown>>,
-): Map<string, unknown> {
-  const context = new Map<string, unknown>();
-  // Both are plain objects the builders spread (own keys only): `for…in` lists their keys
-  // without allocating an array per call, as `Object.entries` did.
-  for (const key in defaults) context.set(key, defaults[key]);
-  for (const key in own) context.set(key, own[key]);
-  return context;
 }

@@ -54,18 +54,65 @@ export function resolveAdvisors(options: ResolveAdvisorsOptions): readonly Advis
  * @returns The advisor to add, or `undefined`.
  */
 export function addedAdvisor(options: ResolveAdvisorsOptions): Advisor | undefined {
-  const { advisors, request } = options;
-  if (countLoops(advisors) === 1) return undefined;
+  return addedAdvisorOf(advisorFacts(options.advisors), options.request);
+}
+
+/**
+ * What {@link addedAdvisorOf} needs to know of the registered advisors; a client reads it
+ * once for its default advisors (`callChain`). Throws the `InvalidOptionsError` of two tool
+ * loops.
+ * @internal
+ */
+export interface AdvisorFacts {
+  /** One of the advisors runs the tool loop. */
+  readonly hasLoop: boolean;
+  /** One of the advisors contributes tools (`isToolContributor`). */
+  readonly contributesTools: boolean;
+  /** An advisor ordered inside the loop manages the conversation itself. */
+  readonly memoryInsideLoop: boolean;
+}
+
+/**
+ * The facts of `advisors` that decide what a call gets added.
+ * @internal
+ * @example
+ * ```ts
+ * advisorFacts([]); // { hasLoop: false, contributesTools: false, memoryInsideLoop: false }
+ * ```
+ * @param advisors The registered advisors.
+ * @returns Their facts.
+ */
+export function advisorFacts(advisors: readonly Advisor[]): AdvisorFacts {
+  return {
+    hasLoop: countLoops(advisors) === 1,
+    contributesTools: advisors.some(isToolContributor),
+    memoryInsideLoop: advisors.some(
+      (advisor) => advisor.order > Order.TOOL_CALLING && isConversationHistoryAware(advisor),
+    ),
+  };
+}
+
+/**
+ * {@link addedAdvisor} from the registered advisors' facts: what a call adds depends on
+ * them, its tools and its `toolCallingAdvisorAutoRegister` param alone.
+ * @internal
+ * @example
+ * ```ts
+ * addedAdvisorOf(advisorFacts([]), request) === noToolsGuard(); // a request without tools
+ * ```
+ * @param facts The registered advisors' facts.
+ * @param request The call's first request.
+ * @returns The advisor to add, or `undefined`.
+ */
+export function addedAdvisorOf(facts: AdvisorFacts, request: ChatRequest): Advisor | undefined {
+  if (facts.hasLoop) return undefined;
   if (request.context.get(AdvisorParams.TOOL_CALLING_ADVISOR_AUTO_REGISTER) === false) {
     return undefined;
   }
-  const needsLoop = request.tools.length > 0 || advisors.some(isToolContributor);
+  const needsLoop = request.tools.length > 0 || facts.contributesTools;
   // No tools: a tool call from the model is an error, not an empty answer (docs/tool-calling.md).
   if (!needsLoop) return noToolsGuard();
-  const memoryInsideLoop = advisors.some(
-    (advisor) => advisor.order > Order.TOOL_CALLING && isConversationHistoryAware(advisor),
-  );
-  return autoLoop(!memoryInsideLoop);
+  return autoLoop(!facts.memoryInsideLoop);
 }
 
 /** The tool loops among `advisors` (0 or 1; more is an `InvalidOptionsError`). */

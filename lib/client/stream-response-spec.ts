@@ -3,8 +3,9 @@ import type { ChatChunk } from '../core/chat-chunk.js';
 import type { EntityOptions, EntityType } from '../output/entity-options.js';
 import type { InferOutput, OutputSchema } from '../output/output-schema.js';
 import { streamEntity, type DeepPartial } from '../output/stream-entity.js';
-import type { StartChain } from './call-response-spec.js';
+import type { CallStarter } from './call-response-spec.js';
 import { entityCallAdvisors } from './entity-call-advisors.js';
+import { TextDeltaSubscriber } from './text-delta-subscriber.js';
 
 /**
  * The result side of `prompt(...).stream()`: cold Observables that stream as the model does.
@@ -16,14 +17,14 @@ import { entityCallAdvisors } from './entity-call-advisors.js';
  */
 export class StreamResponseSpec {
   /** @internal */
-  constructor(private readonly start: StartChain) {}
+  constructor(private readonly call: CallStarter) {}
 
   /**
    * Every chunk that leaves the outermost advisor.
    * @returns A cold Observable of chunks ending with `finish`.
    */
   chunks(): Observable<ChatChunk> {
-    return defer(() => this.start());
+    return defer(() => this.call.start());
   }
 
   /**
@@ -35,16 +36,11 @@ export class StreamResponseSpec {
     // calls per chunk): about 22 ns against 31 ns per chunk (docs/architecture.md). This is
     // every streaming UI's hot path; the error and teardown paths are RxJS's own. It also
     // starts the call itself, as `defer` would (a throw while building the request or the
-    // chain becomes the stream's error), one subscription fewer to the first chunk.
-    return new Observable<string>((subscriber) =>
-      this.start().subscribe({
-        next: (chunk) => {
-          if (chunk.type === 'text-delta') subscriber.next(chunk.text);
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      }),
-    );
+    // chain becomes the stream's error), one subscription fewer to the first chunk; being a
+    // `Subscriber`, it is subscribed as it is (no observer object, closures or wrapper).
+    return new Observable<string>((subscriber) => {
+      this.call.startInto(new TextDeltaSubscriber(subscriber));
+    });
   }
 
   /**
@@ -66,7 +62,7 @@ export class StreamResponseSpec {
     options: EntityOptions = {},
   ): Observable<DeepPartial<EntityType<T, InferOutput<S>>>> {
     const extra = entityCallAdvisors(schema, options);
-    return defer(() => this.start(extra)).pipe(streamEntity(schema, options)) as Observable<
+    return defer(() => this.call.start(extra)).pipe(streamEntity(schema, options)) as Observable<
       DeepPartial<EntityType<T, InferOutput<S>>>
     >;
   }
