@@ -47,12 +47,17 @@ const round1: RunRecord = {
 };
 const paid: ToolMessage = { role: 'tool', toolCallId: 'c1', name: 'pay', content: 'paid' };
 
-/** A run state over `records`, whose writer collects what it is given and answers at once. */
+/**
+ * A run state over `records`, whose writer collects what it is given (held records with the
+ * next append) and answers at once.
+ */
 function stateOf(records: RunRecord[] | undefined) {
   const written: RunRecord[] = [];
+  const held: RunRecord[] = [];
   const writer = {
+    hold: (record: RunRecord) => held.push(record),
     append: (...appended: RunRecord[]) => {
-      written.push(...appended);
+      written.push(...held.splice(0), ...appended);
       const now = {
         then: (done?: ((value: void) => unknown) | null) => {
           done?.(undefined);
@@ -186,16 +191,19 @@ describe('the durable run tool-call interceptor (marbles)', () => {
     });
   });
 
-  it('writes no tool-call-started for an idempotent tool', () => {
+  it('writes no tool-call-started for an idempotent tool, and its outcome with the next append', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const { state, written } = stateOf(undefined);
       state.completedRounds = 1;
       const answer = toolCallRecorder(state).intercept?.(invocation(true), () =>
         cold<ToolCallEvent>('-r|', { r: paid }),
       );
+      // The loop sees the outcome at once: nothing waits for the journal.
       expectObservable(answer as Observable<ToolCallEvent>).toBe('-r|', { r: paid });
       testScheduler.flush();
-      expect(written.map((r) => r.type)).toEqual(['tool-outcome']);
+      expect(written).toEqual([]);
+      void state.append({ type: 'run-ended', outcome: 'completed', usage: u.usage });
+      expect(written.map((r) => r.type)).toEqual(['tool-outcome', 'run-ended']);
     });
   });
 });

@@ -1,6 +1,9 @@
 import {
+  catchError,
   concat,
   concatMap,
+  EMPTY,
+  finalize,
   defer,
   filter,
   from,
@@ -8,6 +11,7 @@ import {
   map,
   of,
   tap,
+  throwError,
   type Observable,
 } from 'rxjs';
 import type { Advisor, AdvisorChain } from '../../advisor-api/advisor.js';
@@ -219,11 +223,23 @@ export class DurableRunAdvisor implements Advisor {
       }),
       map((chunk) => delivery.pass(chunk)),
       filter((chunk): chunk is ChatChunk => chunk !== undefined),
+      // Held outcomes are lost only with the process: a failed or unsubscribed run writes them.
+      catchError((error: unknown) =>
+        concat(
+          defer(() => state.flush()).pipe(
+            ignoreElements(),
+            catchError(() => EMPTY),
+          ),
+          throwError(() => error),
+        ),
+      ),
+      finalize(() => void state.flush().catch(() => undefined)),
     );
     // A run paused for approvals is not over: a resume with the decisions continues it.
+    // The outcomes held for the next append ride with `run-ended`, or are flushed alone.
     const ended$ = defer(() =>
       recorded?.completed === true || finish === 'awaiting-approval'
-        ? Promise.resolve()
+        ? state.flush()
         : state.append({ type: 'run-ended', outcome: 'completed', usage: usage.total }),
     ).pipe(ignoreElements());
     return concat(started$, of(announce), body$, ended$);
