@@ -236,10 +236,10 @@ export class DurableRunAdvisor implements Advisor {
       finalize(() => void state.flush().catch(() => undefined)),
     );
     // A run paused for approvals is not over: a resume with the decisions continues it.
-    // The outcomes held for the next append ride with `run-ended`, or are flushed alone.
+    // The outcomes held for the next append ride with `run-ended`.
     const ended$ = defer(() =>
       recorded?.completed === true || finish === 'awaiting-approval'
-        ? state.flush()
+        ? Promise.resolve()
         : state.append({ type: 'run-ended', outcome: 'completed', usage: usage.total }),
     ).pipe(ignoreElements());
     return concat(started$, of(announce), body$, ended$);

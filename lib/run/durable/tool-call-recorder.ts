@@ -79,7 +79,8 @@ function intercept(
     // Lost at a crash, it runs again: it rides with the run's next append (the next round's).
     return outcome$.pipe(
       tap((event) => {
-        if (isToolMessage(event)) state.appendWithNext({ type: 'tool-outcome', round, message: event });
+        if (isToolMessage(event))
+          state.appendWithNext({ type: 'tool-outcome', round, message: event });
       }),
     );
   }
