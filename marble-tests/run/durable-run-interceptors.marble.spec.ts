@@ -103,7 +103,20 @@ describe('the durable run model-call interceptor (marbles)', () => {
     });
   });
 
-  it('makes the first unrecorded round live: chunks on their frames, recorded when it ends', () => {
+  it('makes the first unrecorded round live: chunks on their frames, recorded when it ends, before its tools', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const { state, written } = stateOf(undefined);
+      const model$ = cold<ChatChunk>('--m--a--b--c--u--t|', { m, a, b, c: call, u, t });
+      const out$ = modelRoundInterceptor(state)(modelCall(), () => model$);
+      expectObservable(out$).toBe('--m--a--b--c--u--t|', { m, a, b, c: call, u, t });
+      expectSubscriptions(model$.subscriptions).toBe('^-----------------!');
+      testScheduler.flush();
+      expect(written).toEqual([round1]);
+      expect(state.completedRounds).toBe(1);
+    });
+  });
+
+  it('holds a live round without tool calls for the next append (it ends the loop)', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const { state, written } = stateOf([started, round1]);
       state.completedRounds = 1;
@@ -112,6 +125,8 @@ describe('the durable run model-call interceptor (marbles)', () => {
       expectObservable(out$).toBe('--a--b--s|', { a, b, s });
       expectSubscriptions(model$.subscriptions).toBe('^--------!');
       testScheduler.flush();
+      expect(written).toEqual([]);
+      void state.append({ type: 'run-ended', outcome: 'completed' });
       expect(written).toEqual([
         {
           type: 'model-round',
@@ -120,6 +135,7 @@ describe('the durable run model-call interceptor (marbles)', () => {
           message: { role: 'assistant', content: 'Hello' },
           finishReason: 'stop',
         },
+        { type: 'run-ended', delivered: 0, outcome: 'completed' },
       ]);
       expect(state.completedRounds).toBe(2);
     });

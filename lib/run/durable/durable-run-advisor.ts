@@ -223,7 +223,7 @@ export class DurableRunAdvisor implements Advisor {
       }),
       map((chunk) => delivery.pass(chunk)),
       filter((chunk): chunk is ChatChunk => chunk !== undefined),
-      // Held outcomes are lost only with the process: a failed or unsubscribed run writes them.
+      // Held records are lost only with the process: a failed or unsubscribed run writes them.
       catchError((error: unknown) =>
         concat(
           defer(() => state.flush()).pipe(
@@ -233,7 +233,6 @@ export class DurableRunAdvisor implements Advisor {
           throwError(() => error),
         ),
       ),
-      finalize(() => void state.flush().catch(() => undefined)),
     );
     // A run paused for approvals is not over: a resume with the decisions continues it.
     // The outcomes held for the next append ride with `run-ended`.
@@ -242,7 +241,10 @@ export class DurableRunAdvisor implements Advisor {
         ? Promise.resolve()
         : state.append({ type: 'run-ended', outcome: 'completed', usage: usage.total }),
     ).pipe(ignoreElements());
-    return concat(started$, of(announce), body$, ended$);
+    // Unsubscribed, the run writes what it held (a completed run held nothing after run-ended).
+    return concat(started$, of(announce), body$, ended$).pipe(
+      finalize(() => void state.flush().catch(() => undefined)),
+    );
   }
 }
 

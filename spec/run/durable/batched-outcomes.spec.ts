@@ -90,8 +90,8 @@ describe('DurableRunAdvisor: which records ride together', () => {
       'ran search',
       // No append of its own: the outcome rides with round 3's.
       'model(3)',
-      'append tool-outcome + model-round',
-      'append run-ended',
+      // Round 3 has no tool calls: it ends the loop, and rides with run-ended.
+      'append tool-outcome + model-round + run-ended',
     ]);
   });
 
@@ -99,7 +99,7 @@ describe('DurableRunAdvisor: which records ride together', () => {
     const journal = new InMemoryRunJournal();
     const log: string[] = [];
     // Appends: run-started, round 1, book started, book's outcome, round 2, then the 6th
-    // (search's outcome with round 3) fails: the process "dies" there.
+    // (search's outcome with round 3 and run-ended) fails: the process "dies" there.
     const first = setUp(new CrashingJournal(journal, 6), log);
     await expect(stream(first.client, 'Book and search.')).rejects.toThrow('crashed');
     expect(log.filter((line) => !line.startsWith('append'))).toEqual([

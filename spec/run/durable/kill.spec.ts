@@ -20,10 +20,11 @@ const CHILD = 'spec/run/durable/support/kill-child.ts';
 /** The child, bundled once (esbuild): a fresh process loads one file, not the library's hundreds. */
 let bundle: string;
 /**
- * The run makes 9 appends (11 records: the outcomes of the idempotent searches ride with
- * round 2's); 10 kills it after the last one, once the answer is out.
+ * The run makes 8 appends (11 records: the outcomes of the idempotent searches ride with
+ * round 2, the answer's round with run-ended); 9 kills it after the last one, once the
+ * answer is out.
  */
-const APPENDS = 9;
+const APPENDS = 8;
 /** What each append carries, in order (`before <n> <records>` lines of the child). */
 const BATCHES = [
   'run-started -',
@@ -33,8 +34,7 @@ const BATCHES = [
   'tool-call-started mail',
   'tool-outcome book',
   'tool-outcome mail',
-  'model-round 3',
-  'run-ended -',
+  'model-round 3 + run-ended -',
 ];
 /** The append that carries the searches' outcomes. */
 const SEARCHES_RECORDED_BY = 3;
