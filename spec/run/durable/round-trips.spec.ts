@@ -70,7 +70,7 @@ describeWith(redis)('a durable run on Redis: one command per model round', () =>
 
   /** Calls per command since the last CONFIG RESETSTAT, as the server counted them. */
   async function commandCalls(): Promise<Record<string, number>> {
-    const info = String(await client.sendCommand(['INFO', 'commandstats']));
+    const info = await client.sendCommand<string>(['INFO', 'commandstats']);
     const calls: Record<string, number> = {};
     for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
       calls[match[1] ?? ''] = Number(match[2]);
