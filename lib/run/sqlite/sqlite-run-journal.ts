@@ -18,7 +18,11 @@ import { prepareRunStatements, type SqliteRunStatements } from './sqlite-run-jou
 
 export type { SqliteRunJournalOptions } from './sqlite-run-journal-options.js';
 
-/** Expired runs an append deletes on its way (the rest wait for the next ones or `sweep()`). */
+/**
+ * Expired runs an append deletes on its way (the rest wait for the next ones or `sweep()`).
+ * An append that finds fewer makes the appends of the next 100th of the TTL (at most 1 s)
+ * skip the query: one query less per append of a busy run.
+ */
 const SWEEP_ON_APPEND = 8;
 const SWEEP_BATCH = 500;
 
@@ -50,6 +54,10 @@ export class SqliteRunJournal implements RunJournal {
   private readonly ownsDatabase: boolean;
   private readonly options: typeof SQLITE_RUN_JOURNAL_DEFAULTS;
   private statements: SqliteRunStatements | undefined;
+  /** When an append next looks for expired runs (ms, the journal's clock). */
+  private nextSweepAt = -Infinity;
+  /** How long appends skip that after finding none left: a 100th of the TTL, at most 1 s. */
+  private readonly sweepPause: number;
 
   /** @param options The database (or a file path), the table, the limits and the clock. */
   constructor(options: SqliteRunJournalOptions) {
@@ -63,6 +71,7 @@ export class SqliteRunJournal implements RunJournal {
     }
     this.options = withDefaults(SQLITE_RUN_JOURNAL_DEFAULTS, given);
     this.tableName = this.options.tableName;
+    this.sweepPause = Math.min(1000, this.options.ttlMs / 100);
     this.ownsDatabase = given.database === undefined;
     this.database = given.database ?? new Database(given.path ?? '', { timeout: 5000 });
   }
@@ -74,7 +83,10 @@ export class SqliteRunJournal implements RunJournal {
       const sizes = recordSizes(texts);
       const write = this.database.transaction((): number => {
         const now = this.options.now();
-        this.sweepSome(s, now, SWEEP_ON_APPEND);
+        if (now >= this.nextSweepAt) {
+          const swept = this.sweepSome(s, now, SWEEP_ON_APPEND);
+          if (swept < SWEEP_ON_APPEND) this.nextSweepAt = now + this.sweepPause;
+        }
         const row = this.liveRun(s, key, now);
         const length = row?.length ?? 0;
         if (length !== expectedLength) throw appendConflict(key.runId, expectedLength, length);
