@@ -5,12 +5,9 @@ import {
   EMPTY,
   finalize,
   defer,
-  filter,
   from,
   ignoreElements,
-  map,
   of,
-  tap,
   throwError,
   type Observable,
 } from 'rxjs';
@@ -37,6 +34,7 @@ import { Delivery } from './delivery.js';
 import { DurableRunParams, type RunReplay } from './durable-run-params.js';
 import { DurableRunState, type UncertainToolCallPolicy } from './durable-run-state.js';
 import { modelRoundInterceptor } from './model-round-interceptor.js';
+import { outbound } from './outbound.js';
 import { RecordedRun, retryKey } from './recorded-run.js';
 import { checkStartable, resumeDecisions } from './run-request.js';
 import { RunWriter } from './run-writer.js';
@@ -216,13 +214,11 @@ export class DurableRunAdvisor implements Advisor {
     };
     const retries = new Map(recorded?.retries);
     const body$ = defer(() => chain.next(request.withMessages(messages))).pipe(
-      tap((chunk) => {
+      outbound(delivery, (chunk) => {
         if (chunk.type === 'usage') usage.add(chunk.usage);
         else if (chunk.type === 'finish') finish = chunk.reason;
         else if (chunk.type === 'retry') recordRetry(state, retries, chunk);
       }),
-      map((chunk) => delivery.pass(chunk)),
-      filter((chunk): chunk is ChatChunk => chunk !== undefined),
       // Held records are lost only with the process: a failed or unsubscribed run writes them.
       catchError((error: unknown) =>
         concat(
