@@ -190,10 +190,11 @@ async function pairedOverhead(
  * Durable runs' cost (`npm run bench -- --only=RUN`): for each journal store, a tool loop of
  * 20 idempotent tool rounds plus an answer, without and with `DurableRunAdvisor`, in pairs:
  * µs of main-thread CPU time per model round (the run's / 21), and the difference: the
- * journal's overhead per round (a model-round and a tool-outcome record, two appends,
- * counted). Then, in
- * memory, a 1,000-delta answer without tools, without and with the advisor: ns per chunk.
- * Redis and PostgreSQL are the servers of spec/support/servers.
+ * journal's overhead per round (a model-round and a tool-outcome record, in one append:
+ * appends counted), and each store's floor (run-journal-floors.ts). The store `none` keeps
+ * nothing: the advisor's own cost. Then, in memory, a 1,000-delta answer without tools,
+ * without and with the advisor: ns per chunk. Redis and PostgreSQL are the servers of
+ * spec/support/servers.
  */
 export async function runRunJournal(config: BenchConfig, report: Report): Promise<void> {
   const quick = config === quickConfig;
