@@ -54,6 +54,7 @@ export class SqliteRunJournal implements RunJournal {
   private readonly ownsDatabase: boolean;
   private readonly options: typeof SQLITE_RUN_JOURNAL_DEFAULTS;
   private statements: SqliteRunStatements | undefined;
+  private appendTransaction: Database.Transaction<SqliteRunJournal['write']> | undefined;
   /** When an append next looks for expired runs (ms, the journal's clock). */
   private nextSweepAt = -Infinity;
   /** How long appends skip that after finding none left: a 100th of the TTL, at most 1 s. */
@@ -81,27 +82,37 @@ export class SqliteRunJournal implements RunJournal {
     return this.run('append', key.runId, (s) => {
       const texts = records.map(encodeRunRecord);
       const sizes = recordSizes(texts);
-      const write = this.database.transaction((): number => {
-        const now = this.options.now();
-        if (now >= this.nextSweepAt) {
-          const swept = this.sweepSome(s, now, SWEEP_ON_APPEND);
-          if (swept < SWEEP_ON_APPEND) this.nextSweepAt = now + this.sweepPause;
-        }
-        const row = this.liveRun(s, key, now);
-        const length = row?.length ?? 0;
-        if (length !== expectedLength) throw appendConflict(key.runId, expectedLength, length);
-        const current = { records: length, bytes: row?.bytes ?? 0 };
-        checkAppendLimits(key.runId, sizes, current, this.options);
-        if (texts.length === 0) return length;
-        texts.forEach((text, i) => s.insert.run(key.owner, key.runId, length + i, text));
-        const bytes = sizes.reduce((sum, size) => sum + size, current.bytes);
-        const expiresAt = now + this.options.ttlMs;
-        s.upsert.run(key.owner, key.runId, length + texts.length, bytes, expiresAt);
-        return length + texts.length;
-      });
+      // Made once (better-sqlite3 builds a transaction's functions on each `transaction()`).
+      this.appendTransaction ??= this.database.transaction(this.write.bind(this));
       // IMMEDIATE takes the write lock up front: the check and the write see one state.
-      return write.immediate();
+      return this.appendTransaction.immediate(s, key, texts, sizes, expectedLength);
     });
+  }
+
+  /** An append's work, inside its transaction. */
+  private write(
+    s: SqliteRunStatements,
+    key: RunKey,
+    texts: readonly string[],
+    sizes: readonly number[],
+    expectedLength: number,
+  ): number {
+    const now = this.options.now();
+    if (now >= this.nextSweepAt) {
+      const swept = this.sweepSome(s, now, SWEEP_ON_APPEND);
+      if (swept < SWEEP_ON_APPEND) this.nextSweepAt = now + this.sweepPause;
+    }
+    const row = this.liveRun(s, key, now);
+    const length = row?.length ?? 0;
+    if (length !== expectedLength) throw appendConflict(key.runId, expectedLength, length);
+    const current = { records: length, bytes: row?.bytes ?? 0 };
+    checkAppendLimits(key.runId, sizes, current, this.options);
+    if (texts.length === 0) return length;
+    texts.forEach((text, i) => s.insert.run(key.owner, key.runId, length + i, text));
+    const bytes = sizes.reduce((sum, size) => sum + size, current.bytes);
+    const expiresAt = now + this.options.ttlMs;
+    s.upsert.run(key.owner, key.runId, length + texts.length, bytes, expiresAt);
+    return length + texts.length;
   }
 
   /** @inheritDoc */
