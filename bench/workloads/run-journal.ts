@@ -14,8 +14,9 @@ import { postgresPlan, redisPlan } from '../../spec/support/servers/store-server
 import { BenchChatModel } from '../harness/bench-chat-model.js';
 import { roundOf, textChunks, toolRoundChunks, TOOL_NAME } from '../harness/chunks.js';
 import { textFixture } from '../harness/fixtures.js';
-import { collectGarbage, cpuClock, cpuNow } from '../harness/measure.js';
+import { collectGarbage, cpuClock } from '../harness/measure.js';
 import type { Report } from '../harness/report.js';
+import { floorOf, NO_STORE, timed, type OpenJournal } from './run-journal-floors.js';
 import { quartiles } from '../harness/stats.js';
 import { quickConfig, type BenchConfig } from './config.js';
 
@@ -25,13 +26,12 @@ const ANSWER = textFixture(24);
 /** The answer of the per-chunk measurement: 1,000 deltas, no tools. */
 const LONG = textFixture(1000);
 
-/** A journal store, open; `close()` releases it and its server. */
-interface OpenJournal {
-  readonly journal: RunJournal;
-  close(): Promise<void>;
-}
-
 const STORES: readonly { name: string; label: string; open(): Promise<OpenJournal> }[] = [
+  {
+    name: 'none',
+    label: 'a RunJournal that keeps nothing (the advisor without a store)',
+    open: () => Promise.resolve({ journal: NO_STORE, close: async () => {} }),
+  },
   {
     name: 'in-memory',
     label: 'InMemoryRunJournal',
@@ -62,6 +62,7 @@ const STORES: readonly { name: string; label: string; open(): Promise<OpenJourna
       await client.connect();
       return {
         journal: new RedisRunJournal({ client, keyPrefix: 'bench-runs:' }),
+        floor: async (text) => void (await client.sendCommand(['RPUSH', 'bench-floor', text])),
         close: async () => {
           await client.quit();
           await server.dispose();
@@ -78,8 +79,13 @@ const STORES: readonly { name: string; label: string; open(): Promise<OpenJourna
       const server = await plan.start();
       const pool = new pg.Pool({ connectionString: server.url, max: 4 });
       pool.on('error', () => undefined);
+      await pool.query(
+        'CREATE TABLE bench_floor (seq bigserial PRIMARY KEY, record text NOT NULL)',
+      );
       return {
         journal: new PostgresRunJournal({ pool, tableName: 'bench_runs' }),
+        floor: async (text) =>
+          void (await pool.query('INSERT INTO bench_floor (record) VALUES ($1)', [text])),
         close: async () => {
           await pool.end();
           await server.dispose();
@@ -133,20 +139,6 @@ function answered(chunks$: Observable<ChatChunk>, expected: string): Promise<voi
   });
 }
 
-/** Calls per sample, so that a sample is long enough for the schedstat clock. */
-const BATCH = 20;
-
-/**
- * µs of main-thread CPU time per call, over a batch of calls. CPU time, not the wall
- * clock: the bench machine is shared, and what a run costs this process is what it runs
- * itself; the time spent waiting for a server or a disk is not in it (see the appends).
- */
-async function timed(call: () => Promise<void>): Promise<number> {
-  const start = cpuNow();
-  for (let i = 0; i < BATCH; i++) await call();
-  return ((cpuNow() - start) * 1000) / BATCH;
-}
-
 /** A journal that counts its appends (each one round trip for Redis and PostgreSQL). */
 function counting(journal: RunJournal): { journal: RunJournal; appends: () => number } {
   let appends = 0;
@@ -198,15 +190,17 @@ async function pairedOverhead(
  * Durable runs' cost (`npm run bench -- --only=RUN`): for each journal store, a tool loop of
  * 20 idempotent tool rounds plus an answer, without and with `DurableRunAdvisor`, in pairs:
  * µs of main-thread CPU time per model round (the run's / 21), and the difference: the
- * journal's overhead per round (a model-round and a tool-outcome record, two appends,
- * counted). Then, in
- * memory, a 1,000-delta answer without tools, without and with the advisor: ns per chunk.
- * Redis and PostgreSQL are the servers of spec/support/servers.
+ * journal's overhead per round (a model-round and a tool-outcome record, in one append:
+ * appends counted), and each store's floor (run-journal-floors.ts). The store `none` keeps
+ * nothing: the advisor's own cost. Then, in memory, a 1,000-delta answer without tools,
+ * without and with the advisor: ns per chunk. Redis and PostgreSQL are the servers of
+ * spec/support/servers.
  */
 export async function runRunJournal(config: BenchConfig, report: Report): Promise<void> {
   const quick = config === quickConfig;
   const pairs = quick ? 3 : 15;
   const trips: string[] = [];
+  const floors: string[] = [];
   const roundsPerRun = ROUNDS + 1;
   for (const store of STORES) {
     const open = await store.open();
@@ -224,10 +218,13 @@ export async function runRunJournal(config: BenchConfig, report: Report): Promis
       await answered(call(durable, true, 'Go.'), ANSWER.text);
       trips.push(`${store.name} ${((counted.appends() - before) / roundsPerRun).toFixed(2)}`);
       const params = { journal: store.name, rounds: roundsPerRun };
+      const floor = await floorOf(open, `run-${runs}`, roundsPerRun, pairs);
+      floors.push(...(floor.bytes === 0 ? [] : [`${store.name} ${floor.bytes} B`]));
       for (const [mode, values] of [
         ['off', off],
         ['on', on],
         ['overhead', overhead],
+        ...(floor.samples.length === 0 ? [] : [['floor', floor.samples] as const]),
       ] as const) {
         report.addRow({
           workload: 'RUN',
@@ -272,7 +269,7 @@ export async function runRunJournal(config: BenchConfig, report: Report): Promis
     });
   }
   report.note(
-    `RUN journals: ${STORES.map((s) => `${s.name} = ${s.label}`).join('; ')}; durable off = no DurableRunAdvisor in the chain; timed by ${cpuClock}; journal appends (one round trip each for Redis and PostgreSQL) per model round: ${trips.join(', ')}`,
+    `RUN journals: ${STORES.map((s) => `${s.name} = ${s.label}`).join('; ')}; durable off = no DurableRunAdvisor in the chain; timed by ${cpuClock}; journal appends (one round trip each for Redis and PostgreSQL) per model round: ${trips.join(', ')}; durable floor = the store's least write per round on the same handle, one write of a round's records' bytes (${floors.join(', ')}): SQLite one transaction of one INSERT, Redis one RPUSH, PostgreSQL one INSERT`,
   );
 }
 
@@ -282,8 +279,15 @@ function openSqlite(synchronous: 'FULL' | 'NORMAL') {
   const database = new Database(join(folder, 'runs.db'));
   database.pragma('journal_mode = WAL');
   database.pragma(`synchronous = ${synchronous}`);
+  database.exec('CREATE TABLE floor (seq INTEGER PRIMARY KEY, record TEXT NOT NULL)');
+  const insert = database.prepare('INSERT INTO floor (record) VALUES (?)');
+  const write = database.transaction((text: string) => insert.run(text));
   return Promise.resolve({
     journal: new SqliteRunJournal({ database }),
+    floor: (text: string) => {
+      write.immediate(text);
+      return Promise.resolve();
+    },
     close: () => {
       database.close();
       rmSync(folder, { recursive: true, force: true });

@@ -25,13 +25,20 @@ export const RUN_JOURNAL_LIMIT_RULES: OptionRules<RunJournalLimits> = {
 };
 
 const encoder = new TextEncoder();
+/** Node's `Buffer`, when the runtime has one (looked up, never imported: browsers have none). */
+const NODE_BUFFER = (
+  globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } }
+).Buffer;
 
 /**
  * The UTF-8 size of each encoded record.
  * @internal
  */
 export function recordSizes(texts: readonly string[]): number[] {
-  return texts.map((text) => encoder.encode(text).byteLength);
+  // Buffer.byteLength counts without making the bytes; TextEncoder (browsers) makes them.
+  return NODE_BUFFER === undefined
+    ? texts.map((text) => encoder.encode(text).byteLength)
+    : texts.map((text) => NODE_BUFFER.byteLength(text, 'utf8'));
 }
 
 /**

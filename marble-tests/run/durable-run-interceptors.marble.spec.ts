@@ -47,12 +47,17 @@ const round1: RunRecord = {
 };
 const paid: ToolMessage = { role: 'tool', toolCallId: 'c1', name: 'pay', content: 'paid' };
 
-/** A run state over `records`, whose writer collects what it is given and answers at once. */
+/**
+ * A run state over `records`, whose writer collects what it is given (held records with the
+ * next append) and answers at once.
+ */
 function stateOf(records: RunRecord[] | undefined) {
   const written: RunRecord[] = [];
+  const held: RunRecord[] = [];
   const writer = {
+    hold: (record: RunRecord) => held.push(record),
     append: (...appended: RunRecord[]) => {
-      written.push(...appended);
+      written.push(...held.splice(0), ...appended);
       const now = {
         then: (done?: ((value: void) => unknown) | null) => {
           done?.(undefined);
@@ -98,7 +103,20 @@ describe('the durable run model-call interceptor (marbles)', () => {
     });
   });
 
-  it('makes the first unrecorded round live: chunks on their frames, recorded when it ends', () => {
+  it('makes the first unrecorded round live: chunks on their frames, recorded when it ends, before its tools', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const { state, written } = stateOf(undefined);
+      const model$ = cold<ChatChunk>('--m--a--b--c--u--t|', { m, a, b, c: call, u, t });
+      const out$ = modelRoundInterceptor(state)(modelCall(), () => model$);
+      expectObservable(out$).toBe('--m--a--b--c--u--t|', { m, a, b, c: call, u, t });
+      expectSubscriptions(model$.subscriptions).toBe('^-----------------!');
+      testScheduler.flush();
+      expect(written).toEqual([round1]);
+      expect(state.completedRounds).toBe(1);
+    });
+  });
+
+  it('holds a live round without tool calls for the next append (it ends the loop)', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const { state, written } = stateOf([started, round1]);
       state.completedRounds = 1;
@@ -107,6 +125,8 @@ describe('the durable run model-call interceptor (marbles)', () => {
       expectObservable(out$).toBe('--a--b--s|', { a, b, s });
       expectSubscriptions(model$.subscriptions).toBe('^--------!');
       testScheduler.flush();
+      expect(written).toEqual([]);
+      void state.append({ type: 'run-ended', outcome: 'completed' });
       expect(written).toEqual([
         {
           type: 'model-round',
@@ -115,6 +135,7 @@ describe('the durable run model-call interceptor (marbles)', () => {
           message: { role: 'assistant', content: 'Hello' },
           finishReason: 'stop',
         },
+        { type: 'run-ended', delivered: 0, outcome: 'completed' },
       ]);
       expect(state.completedRounds).toBe(2);
     });
@@ -186,16 +207,19 @@ describe('the durable run tool-call interceptor (marbles)', () => {
     });
   });
 
-  it('writes no tool-call-started for an idempotent tool', () => {
+  it('writes no tool-call-started for an idempotent tool, and its outcome with the next append', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const { state, written } = stateOf(undefined);
       state.completedRounds = 1;
       const answer = toolCallRecorder(state).intercept?.(invocation(true), () =>
         cold<ToolCallEvent>('-r|', { r: paid }),
       );
+      // The loop sees the outcome at once: nothing waits for the journal.
       expectObservable(answer as Observable<ToolCallEvent>).toBe('-r|', { r: paid });
       testScheduler.flush();
-      expect(written.map((r) => r.type)).toEqual(['tool-outcome']);
+      expect(written).toEqual([]);
+      void state.append({ type: 'run-ended', outcome: 'completed', usage: u.usage });
+      expect(written.map((r) => r.type)).toEqual(['tool-outcome', 'run-ended']);
     });
   });
 });

@@ -1,13 +1,14 @@
 import {
+  catchError,
   concat,
   concatMap,
+  EMPTY,
+  finalize,
   defer,
-  filter,
   from,
   ignoreElements,
-  map,
   of,
-  tap,
+  throwError,
   type Observable,
 } from 'rxjs';
 import type { Advisor, AdvisorChain } from '../../advisor-api/advisor.js';
@@ -33,6 +34,7 @@ import { Delivery } from './delivery.js';
 import { DurableRunParams, type RunReplay } from './durable-run-params.js';
 import { DurableRunState, type UncertainToolCallPolicy } from './durable-run-state.js';
 import { modelRoundInterceptor } from './model-round-interceptor.js';
+import { outbound } from './outbound.js';
 import { RecordedRun, retryKey } from './recorded-run.js';
 import { checkStartable, resumeDecisions } from './run-request.js';
 import { RunWriter } from './run-writer.js';
@@ -212,21 +214,33 @@ export class DurableRunAdvisor implements Advisor {
     };
     const retries = new Map(recorded?.retries);
     const body$ = defer(() => chain.next(request.withMessages(messages))).pipe(
-      tap((chunk) => {
+      outbound(delivery, (chunk) => {
         if (chunk.type === 'usage') usage.add(chunk.usage);
         else if (chunk.type === 'finish') finish = chunk.reason;
         else if (chunk.type === 'retry') recordRetry(state, retries, chunk);
       }),
-      map((chunk) => delivery.pass(chunk)),
-      filter((chunk): chunk is ChatChunk => chunk !== undefined),
+      // Held records are lost only with the process: a failed or unsubscribed run writes them.
+      catchError((error: unknown) =>
+        concat(
+          defer(() => state.flush()).pipe(
+            ignoreElements(),
+            catchError(() => EMPTY),
+          ),
+          throwError(() => error),
+        ),
+      ),
     );
     // A run paused for approvals is not over: a resume with the decisions continues it.
+    // The outcomes held for the next append ride with `run-ended`.
     const ended$ = defer(() =>
       recorded?.completed === true || finish === 'awaiting-approval'
         ? Promise.resolve()
         : state.append({ type: 'run-ended', outcome: 'completed', usage: usage.total }),
     ).pipe(ignoreElements());
-    return concat(started$, of(announce), body$, ended$);
+    // Unsubscribed, the run writes what it held (a completed run held nothing after run-ended).
+    return concat(started$, of(announce), body$, ended$).pipe(
+      finalize(() => void state.flush().catch(() => undefined)),
+    );
   }
 }
 

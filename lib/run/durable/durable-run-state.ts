@@ -72,4 +72,21 @@ export class DurableRunState {
   appendLater(record: NewRunRecord): void {
     this.append(record).catch(() => undefined);
   }
+
+  /**
+   * Holds a record for the next append (the outcome of an idempotent tool: lost at a
+   * crash, the tool runs again), with the units delivered so far.
+   * @param record The record without its `delivered` count.
+   */
+  appendWithNext(record: NewRunRecord): void {
+    this.writer.hold({ ...record, delivered: this.delivery.position });
+  }
+
+  /**
+   * Appends the held records, if any (a run that pauses writes no `run-ended` to carry them).
+   * @returns Settles when they are written.
+   */
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
 }

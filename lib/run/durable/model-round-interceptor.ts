@@ -1,4 +1,4 @@
-import { concat, defer, from, ignoreElements, tap, type Observable } from 'rxjs';
+import { concat, defer, EMPTY, from, ignoreElements, tap, type Observable } from 'rxjs';
 import type { ModelCallInterceptor } from '../../advisor-api/model-call-interceptor.js';
 import type { ChatChunk } from '../../core/chat-chunk.js';
 import { ResponseAssembler } from '../../core/response-assembler.js';
@@ -9,7 +9,8 @@ import { modelRoundRecord, replayedChunks } from './replayed-round.js';
  * The durable run's model-call interceptor: the n-th model call of a subscription is
  * answered from the n-th recorded round when there is one (no model call), else made, and
  * recorded when it ends, before its completion lets the loop go on (so no tool of a round
- * runs before the round is in the journal). A call that fails or is cut off records
+ * runs before the round is in the journal); a round without tool calls rides with the
+ * run's next append (its `run-ended`). A call that fails or is cut off records
  * nothing and takes no number: a retry of it is the same round.
  *
  * ```
@@ -37,9 +38,16 @@ export function modelRoundInterceptor(state: DurableRunState): ModelCallIntercep
           if (chunk.type === 'usage') sawUsage = true;
         }),
       );
-      const record$ = defer(() =>
-        from(state.append(modelRoundRecord(index + 1, assembler.build(), sawUsage))),
-      ).pipe(ignoreElements(), tap({ complete: done }));
+      const record$ = defer(() => {
+        const record = modelRoundRecord(index + 1, assembler.build(), sawUsage);
+        // A round without tool calls ends the loop (or a retry follows): nothing runs on
+        // it, so it rides with the next append (`run-ended`, or the retry's record).
+        if (record.type === 'model-round' && (record.message.toolCalls?.length ?? 0) === 0) {
+          state.appendWithNext(record);
+          return EMPTY;
+        }
+        return from(state.append(record));
+      }).pipe(ignoreElements(), tap({ complete: done }));
       return concat(live$, record$);
     });
 }

@@ -7,11 +7,17 @@ import type { RunRecord } from '../run-record.js';
  * they were asked for, each with the length the journal must have (so a second instance
  * writing the same run fails with `RunJournalError` `'conflict'`). After a failed append
  * every later one fails with the same error: a run never goes on past a lost record.
+ *
+ * A record that need not be durable at once (the outcome of an idempotent tool: lost, the
+ * tool runs again) is held (`hold`) and rides with the next append, in its place in the
+ * order: one append, one round trip, one transaction for a round and the outcomes before it.
  * @internal
  */
 export class RunWriter {
   private tail: Promise<void> = Promise.resolve();
   private failure: { error: unknown } | undefined;
+  /** Records held for the next append, in order. */
+  private held: RunRecord[] = [];
 
   /**
    * @param journal The store.
@@ -25,15 +31,17 @@ export class RunWriter {
   ) {}
 
   /**
-   * Appends records after those asked for before.
+   * Appends the held records, then these, in one append after those asked for before.
    * @param records The records.
    * @returns Settles when they are written (or could not be).
    */
   append(...records: RunRecord[]): Promise<void> {
+    const batch = this.held.length === 0 ? records : [...this.held, ...records];
+    this.held = [];
     const written = this.tail.then(async () => {
       if (this.failure !== undefined) throw this.failure.error;
       try {
-        this.length = await this.journal.append(this.key, records, this.length);
+        this.length = await this.journal.append(this.key, batch, this.length);
       } catch (error) {
         this.failure = { error };
         throw error;
@@ -42,5 +50,22 @@ export class RunWriter {
     // The chain goes on whatever happened; each caller sees its own append's fate.
     this.tail = written.catch(() => undefined);
     return written;
+  }
+
+  /**
+   * Holds a record for the next append (it is lost if none comes: the run failed or was
+   * unsubscribed first).
+   * @param record The record.
+   */
+  hold(record: RunRecord): void {
+    this.held.push(record);
+  }
+
+  /**
+   * Appends the held records, if any.
+   * @returns Settles when they are written.
+   */
+  flush(): Promise<void> {
+    return this.held.length === 0 ? this.tail : this.append();
   }
 }

@@ -1,4 +1,4 @@
-import { concat, concatMap, defer, from, ignoreElements, isObservable, map, of } from 'rxjs';
+import { concat, concatMap, defer, from, ignoreElements, isObservable, map, of, tap } from 'rxjs';
 import type {
   ToolCallEvent,
   ToolCallInterceptor,
@@ -25,7 +25,9 @@ const isIdempotent = ({ tool }: ToolCallInvocation): boolean =>
  *   runs; on resume, such a call without an outcome may have run: it goes through the
  *   approval flow (`requiresApproval`), or stops the run (policy `'fail'`), unless a
  *   decision was taken since;
- * - every outcome (an error result included) is recorded before the loop sees it;
+ * - the outcome of a call that is not idempotent (an error result included) is recorded
+ *   before the loop sees it; that of an idempotent call rides with the run's next append
+ *   (lost at a crash, the call runs again on resume);
  * - decisions the loop takes are recorded (`decided`) and replayed (`knownDecision`),
  *   as are decisions the resuming request brings.
  *
@@ -69,17 +71,26 @@ function intercept(
     // Policy 'fail' (with 'approve', the loop asked first and only an approved call gets here).
     if (state.uncertainToolCalls === 'fail') throw uncertain(state, call);
   }
-  const run$ = defer(() => {
+  const outcome$ = defer(() => {
     const outcome = proceed(call);
     return isObservable(outcome) ? outcome : of(outcome);
-  }).pipe(
+  });
+  if (idempotent) {
+    // Lost at a crash, it runs again: it rides with the run's next append (the next round's).
+    return outcome$.pipe(
+      tap((event) => {
+        if (isToolMessage(event))
+          state.appendWithNext({ type: 'tool-outcome', round, message: event });
+      }),
+    );
+  }
+  const run$ = outcome$.pipe(
     concatMap((event) =>
       isToolMessage(event)
         ? from(state.append({ type: 'tool-outcome', round, message: event })).pipe(map(() => event))
         : of(event),
     ),
   );
-  if (idempotent) return run$;
   const started$ = defer(() =>
     from(
       state.append({ type: 'tool-call-started', round, toolCallId: call.id, toolName: call.name }),

@@ -19,8 +19,25 @@ const ROOT = resolve(__dirname, '../../..');
 const CHILD = 'spec/run/durable/support/kill-child.ts';
 /** The child, bundled once (esbuild): a fresh process loads one file, not the library's hundreds. */
 let bundle: string;
-/** The run makes 11 appends; 12 kills it after the last one, once the answer is out. */
-const APPENDS = 11;
+/**
+ * The run makes 8 appends (11 records: the outcomes of the idempotent searches ride with
+ * round 2, the answer's round with run-ended); 9 kills it after the last one, once the
+ * answer is out.
+ */
+const APPENDS = 8;
+/** What each append carries, in order (`before <n> <records>` lines of the child). */
+const BATCHES = [
+  'run-started -',
+  'model-round 1',
+  'tool-outcome search + tool-outcome search + model-round 2',
+  'tool-call-started book',
+  'tool-call-started mail',
+  'tool-outcome book',
+  'tool-outcome mail',
+  'model-round 3 + run-ended -',
+];
+/** The append that carries the searches' outcomes. */
+const SEARCHES_RECORDED_BY = 3;
 
 interface Child {
   lines: string[];
@@ -92,22 +109,32 @@ function killSuite(storeEnv: (k: number) => Record<string, string>): void {
     const resumed = await runChild({ ...env, MODE: 'resume' });
     expect(resumed.code).toBe(0);
     const effects = readFileSync(env.EFFECTS_FILE, 'utf8').split('\n').filter(Boolean);
-    // What the killed process was about to write: `before k <type> <tool or round>`.
-    const at = killed.lines.find((line) => line.startsWith(`before ${k} `))?.split(' ') ?? [];
+    // What the killed process was about to write: `before k <type> <tool or round>[ + …]`.
+    const batchOf = (line: string): string[] => line.split(' ').slice(2).join(' ').split(' + ');
+    const at = killed.lines.find((line) => line.startsWith(`before ${k} `));
+    const lost = at === undefined ? [] : batchOf(at);
     // A tool that ran in the killed process and whose outcome was not written before the kill.
     const unrecorded = (tool: string): boolean =>
       ranBeforeKill.includes(`${tool}(Oslo)`) &&
-      !killed.lines.some((line) => {
-        const [, j, t, d] = line.split(' ');
-        return t === 'tool-outcome' && d === tool && Number(j) < k;
-      });
-    return { killed, resumed, effects, type: at[2], detail: at[3], unrecorded };
+      !killed.lines.some(
+        (line) =>
+          line.startsWith('before ') &&
+          Number(line.split(' ')[1]) < k &&
+          batchOf(line).includes(`tool-outcome ${tool}`),
+      );
+    return { killed, resumed, effects, lost, unrecorded };
   }
 
   // Uninterrupted: the process runs the whole run, prints the answer, and is killed after.
   it(`runs the whole run when killed after its last append (the baseline)`, async () => {
     const { killed, resumed, effects } = await killAndResume(APPENDS + 1);
     uninterrupted = resultOf(killed);
+    // One append per step that must be durable: the searches' outcomes wait for round 2,
+    // a side effect's start and outcome are each written before the loop goes on.
+    const batches = killed.lines.flatMap((line) =>
+      line.startsWith('before ') ? [line.split(' ').slice(2).join(' ')] : [],
+    );
+    expect(batches).toEqual(BATCHES);
     expect(uninterrupted.text).toContain('booked Oslo; mailed Oslo');
     // Resumed after the end: the same answer, replayed; no model call, no tool.
     expect(resultOf(resumed)).toEqual(uninterrupted);
@@ -126,7 +153,7 @@ function killSuite(storeEnv: (k: number) => Record<string, string>): void {
     'killed before append %i: resumed in a fresh process, no round lost, no side effect twice',
     async (k) => {
       if (uninterrupted === undefined) throw new Error('the baseline did not run');
-      const { resumed, effects, type, detail, unrecorded } = await killAndResume(k);
+      const { resumed, effects, lost, unrecorded } = await killAndResume(k);
       const result = resultOf(resumed);
       expect(result.usage).toEqual(uninterrupted.usage);
       // A tool that is not idempotent ran exactly once, whatever the kill point.
@@ -134,12 +161,12 @@ function killSuite(storeEnv: (k: number) => Record<string, string>): void {
       expect(count(effects, 'mail(Oslo)')).toBe(1);
       // A round is asked of the model again only when it was in flight (not recorded).
       for (const round of [1, 2, 3]) {
-        const inFlight = type === 'model-round' && detail === String(round);
+        const inFlight = lost.includes(`model-round ${round}`);
         expect(count(effects, `model(${round})`)).toBe(inFlight ? 2 : 1);
       }
       // An idempotent search whose outcome was not recorded may run again; once recorded, never.
       for (const city of ['Oslo', 'Bergen']) {
-        if (k > 4) expect(count(effects, `search(${city})`)).toBe(1);
+        if (k > SEARCHES_RECORDED_BY) expect(count(effects, `search(${city})`)).toBe(1);
         expect(count(effects, `search(${city})`)).toBeLessThanOrEqual(2);
       }
       // A booking or mail that ran without a recorded outcome was not run again: the

@@ -1,5 +1,6 @@
 // A durable trip run in a child process of spec/run/durable/kill.spec.ts. It prints a line
-// before every journal append (`before <n> <record type> <tool name>`); at the append named
+// before every journal append (`before <n> <record type> <tool name or round>`, ` + ` between
+// the records of one append); at the append named
 // by KILL_BEFORE it prints `paused` and waits, without writing, for the parent's SIGKILL
 // (KILL_BEFORE past the last append: it pauses once the run is over). MODE=resume resumes
 // the run (approving a call that may have run only if the side-effect file shows it did
@@ -65,16 +66,20 @@ async function main(): Promise<void> {
   const journal: RunJournal = {
     append: (key: RunKey, records: readonly RunRecord[], expected: number) => {
       appends++;
-      const record = records[0];
-      const tool =
-        record.type === 'tool-outcome'
-          ? record.message.name
-          : record.type === 'tool-call-started'
-            ? record.toolName
-            : record.type === 'model-round'
-              ? String(record.round)
-              : '-';
-      say(`before ${appends} ${record.type} ${tool}`);
+      // An append may carry several records (held outcomes of idempotent tools ride with the
+      // next round): each as `<type> <tool or round>`, joined by ` + `.
+      const what = records.map((record) => {
+        const detail =
+          record.type === 'tool-outcome'
+            ? record.message.name
+            : record.type === 'tool-call-started'
+              ? record.toolName
+              : record.type === 'model-round'
+                ? String(record.round)
+                : '-';
+        return `${record.type} ${detail}`;
+      });
+      say(`before ${appends} ${what.join(' + ')}`);
       if (!resume && appends === killBefore) pause();
       return store.append(key, records, expected);
     },
