@@ -1,6 +1,7 @@
 import { loadavg } from 'node:os';
 import { W7_ADAPTERS } from '../adapters/w7-adapters.js';
 import type { SseServerAdapter } from '../adapters/w7-sse-adapter.js';
+import { wantsFramework } from '../harness/frameworks.js';
 import type { Report } from '../harness/report.js';
 import { quartiles } from '../harness/stats.js';
 import type { Framework, Metric } from '../harness/types.js';
@@ -116,6 +117,7 @@ export async function runW7(config: BenchConfig, report: Report): Promise<void> 
         for (let k = 0; k < W7_ADAPTERS.length; k++) {
           const adapter = W7_ADAPTERS[(run + k) % W7_ADAPTERS.length];
           if (run >= size.samples(adapter.framework) || failed.has(adapter)) continue;
+          if (!wantsFramework(adapter.framework)) continue;
           const at = plan(size, deltas, options.limitMs);
           try {
             const result = await measureSseServer(clients, adapter.framework, at);
@@ -180,5 +182,7 @@ function noteRatio(
   const ours = median('rx-advisors');
   const floor = median('floor-http');
   if (ours !== undefined && floor !== undefined)
-    report.note(`W7 N=${n}: server CPU per delta rx-advisors ÷ floor-http = ${(ours / floor).toFixed(2)}×`);
+    report.note(
+      `W7 N=${n}: server CPU per delta rx-advisors ÷ floor-http = ${(ours / floor).toFixed(2)}×`,
+    );
 }
