@@ -1,7 +1,8 @@
 // npm run bench: every workload through rx-advisors, the peers and the floors, interleaved.
 // Flags: --quick (small sizes, no results.json), --only=W1,W3 (a subset; no results.json unless
 // --save: its rows then replace the rows of results.json with the same workload, params,
-// framework and metric, and the other rows stay).
+// framework and metric, and the other rows stay), --json=<file> (this run's rows, for
+// bench/compare.ts); BENCH_FRAMEWORKS=rx-advisors,… times only those frameworks.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, sep } from 'node:path';
@@ -10,6 +11,7 @@ import { floorAsyncGenAdapter } from './adapters/floor-asyncgen.js';
 import { floorRxjsAdapter } from './adapters/floor-rxjs.js';
 import { langchainAdapter } from './adapters/langchain.js';
 import { rxAdvisorsAdapter } from './adapters/rx-advisors.js';
+import { wantsFramework } from './harness/frameworks.js';
 import { cpuClock, hasGc } from './harness/measure.js';
 import { markdownTable, Report } from './harness/report.js';
 import type { BenchAdapter, BenchResult } from './harness/types.js';
@@ -38,7 +40,7 @@ const ADAPTERS: readonly BenchAdapter[] = [
   langchainAdapter,
   floorRxjsAdapter,
   floorAsyncGenAdapter,
-];
+].filter((adapter) => wantsFramework(adapter.framework)); // BENCH_FRAMEWORKS (bench/compare.ts)
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -92,6 +94,9 @@ async function main(): Promise<void> {
   console.log(markdownTable(report.results));
   if (report.notes.length > 0)
     console.log(`\n${report.notes.map((note) => `- ${note}`).join('\n')}`);
+  // --json=<file>: this run's rows, whatever the other flags (bench/compare.ts reads them).
+  const json = args.find((arg) => arg.startsWith('--json='))?.slice('--json='.length);
+  if (json !== undefined) writeFileSync(json, `${JSON.stringify(report.results, null, 2)}\n`);
   const file = join(__dirname, 'results.json');
   if (!quick && only === undefined) {
     writeFileSync(file, `${JSON.stringify(report.results, null, 2)}\n`);

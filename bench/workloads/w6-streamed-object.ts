@@ -7,10 +7,12 @@ import {
 } from '../adapters/w6-streamed-object.js';
 import { collectGarbage, cpuNow, interleave, processCpuNow } from '../harness/measure.js';
 import type { SamplePlan } from '../harness/measure.js';
+import { wantsFramework } from '../harness/frameworks.js';
 import type { Report } from '../harness/report.js';
 import type { BenchAdapter } from '../harness/types.js';
 import { quickConfig, type BenchConfig } from './config.js';
 import { objectFixture, type ObjectFixture } from './w6-object-fixture.js';
+import { w6PerCallSchemaAdapter } from './w6-per-call-schema.js';
 
 /** The shortest CPU time a sample may last (the thread clock ticks every few ms). */
 const MIN_SAMPLE_MS = 60;
@@ -102,12 +104,14 @@ async function peers(): Promise<W6Adapter[]> {
 export async function runW6(config: BenchConfig, report: Report): Promise<void> {
   const quick = config === quickConfig;
   const sizes = quick ? [1, 10] : [1, 10, 100];
-  const adapters = [w6RxAdvisorsAdapter, ...(await peers())];
+  const adapters = [w6RxAdvisorsAdapter, ...(await peers())].filter((a) =>
+    wantsFramework(a.framework),
+  );
   const plan =
     (kb: number) =>
     (adapter: W6Adapter): SamplePlan => {
-      if (quick) return { warmup: adapter === w6RxAdvisorsAdapter ? 5 : 1, samples: 2 };
-      if (adapter === w6RxAdvisorsAdapter) return { warmup: 20, samples: 9 };
+      if (quick) return { warmup: adapter.framework === 'rx-advisors' ? 5 : 1, samples: 2 };
+      if (adapter.framework === 'rx-advisors') return { warmup: 20, samples: 9 };
       if (kb <= 1) return { warmup: 3, samples: 5 };
       return kb <= 10 ? { warmup: 1, samples: 3 } : { warmup: 0, samples: 1 };
     };
@@ -126,9 +130,22 @@ export async function runW6(config: BenchConfig, report: Report): Promise<void> 
       const sorted = [...values].sort((a, b) => a - b);
       perDelta.set(`${key.framework}:${kb}`, sorted[sorted.length >> 1]);
     }
+    // The user's way (issue 32): the schema literal written in the handler, one per call.
+    const userMs = await timeAnswers([w6PerCallSchemaAdapter], plan(kb), fixture, partials);
+    const user = { ...params, schema: 'per-call' };
+    report.add('W6', user, 'ms-per-answer', userMs);
+    report.add(
+      'W6',
+      user,
+      'us-per-delta',
+      new Map(
+        [...userMs].map(([key, v]) => [key, v.map((x) => (x * 1000) / fixture.deltas.length)]),
+      ),
+    );
     report.note(
       `W6 ${kb} KB (${fixture.text.length} characters, ${fixture.deltas.length} deltas): values emitted ` +
-        [...partials].map(([a, n]) => `${a.framework} ${n}`).join(', '),
+        [...partials].map(([a, n]) => `${a.framework} ${n}`).join(', ') +
+        ` (schema=per-call: ${w6PerCallSchemaAdapter.label})`,
     );
   }
   const big = sizes[sizes.length - 1];
