@@ -7,7 +7,9 @@
 // it is gone while the stream runs, the stream has expired. Owners keep a sorted set of
 // their stream ids (for maxStreamsPerOwner). A fourth key, `producer`, lives `ttl` after
 // the running instance last checked in: readers end a running stream whose producer is gone
-// (its process died), so nobody waits for frames that never come.
+// (its process died), so nobody waits for frames that never come. That end is marked `lost`
+// and not published: there is no producer to stop, and a reader then treats the stream as
+// gone (a restorer may rebuild it) rather than ended by someone.
 
 /** Ends a running stream: marker, state, publish. Shared by the scripts below. */
 const END_RUNNING = `
@@ -17,7 +19,7 @@ local function endRunning(meta, frames, channel, streamKey, reason)
   local last = redis.call('HGET', meta, 'last')
   redis.call('XADD', frames, last .. '-1', 'end', reason)
   redis.call('HSET', meta, 'state', 'ended')
-  redis.call('PUBLISH', channel, streamKey)
+  if reason ~= 'lost' then redis.call('PUBLISH', channel, streamKey) end
   return 1
 end`;
 
@@ -112,8 +114,8 @@ return 1`;
  * KEYS: meta, frames, alive, producer. ARGV: channel, stream key, ttl ms, role ('reader' or
  * 'producer'). A heartbeat, every few seconds: a reader keeps the stream alive, the running
  * instance keeps its producer key; each ends a running stream the other side left (no
- * reader for `ttl`: expired; no producer: its process is gone). Returns the state, '' when
- * the stream is gone.
+ * reader for `ttl`: expired; no producer: its process is gone, marked `lost`). Returns the
+ * state, '' when the stream is gone.
  */
 export const TOUCH_SCRIPT = `${END_RUNNING}
 local state = redis.call('HGET', KEYS[1], 'state')
@@ -126,7 +128,9 @@ if ARGV[4] == 'reader' then
   redis.call('PEXPIRE', KEYS[2], ARGV[3])
 end
 if state == 'running' and redis.call('EXISTS', theirs) == 0 then
-  endRunning(KEYS[1], KEYS[2], ARGV[1], ARGV[2], 'expired')
+  local reason = 'expired'
+  if ARGV[4] == 'reader' then reason = 'lost' end
+  endRunning(KEYS[1], KEYS[2], ARGV[1], ARGV[2], reason)
   return 'ended'
 end
 return state`;
