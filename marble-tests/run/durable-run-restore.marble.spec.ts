@@ -110,7 +110,11 @@ describe('checkedStoredFrames (marbles)', () => {
 
   it('restores after the last event it sent when the stream goes while read (its instance died)', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const gone = new ResumableStreamError({ streamId: 's', reason: 'not-found', message: 'gone' });
+      const gone = new ResumableStreamError({
+        streamId: 's',
+        reason: 'not-found',
+        message: 'gone',
+      });
       const read$ = cold('-a-b-c-#', { a: A, b: B, c: C }, gone);
       const restored$ = cold('-r|', { r: R });
       const cursors: (string | undefined)[] = [];
@@ -130,7 +134,11 @@ describe('checkedStoredFrames (marbles)', () => {
 
   it('does not restore a stream that goes while read after a plain id (no cursor to start from)', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const gone = new ResumableStreamError({ streamId: 's', reason: 'not-found', message: 'gone' });
+      const gone = new ResumableStreamError({
+        streamId: 's',
+        reason: 'not-found',
+        message: 'gone',
+      });
       const read$ = cold('-#', {}, gone);
       const restored$ = cold('-r|', { r: R });
       const store = storeReading(read$, []);

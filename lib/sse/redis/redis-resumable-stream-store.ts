@@ -250,9 +250,8 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
             if (subscriber.closed) return;
             if (seq === 1) {
               if (fields[1] === 'done') subscriber.complete();
-              // Its instance died: the stream is gone, as a fresh `get` would say.
-              else if (fields[1] === 'lost') subscriber.error(streamNotFound(streamId));
-              else subscriber.error(ended(streamId));
+              // `lost`: its instance died; the stream is gone, as a fresh `get` would say.
+              else subscriber.error((fields[1] === 'lost' ? streamNotFound : ended)(streamId));
               return;
             }
             // Trimmed between the check and the read: say so rather than skip frames.

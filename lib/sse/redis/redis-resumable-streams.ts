@@ -17,7 +17,8 @@ import type { RedisResumableStreamStoreOptions } from './redis-resumable-stream-
  * ```
  */
 export interface RedisResumableStreamsOptions
-  extends RedisResumableStreamStoreOptions,
+  extends
+    RedisResumableStreamStoreOptions,
     Pick<ResumableStreamsOptions, 'encoders' | 'restore' | 'restoreOptions'> {}
 
 /**
