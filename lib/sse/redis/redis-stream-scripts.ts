@@ -5,8 +5,8 @@
 // (field `end`: done or ended), so event ids stay 1, 2, 3, … and a reader's cursor works
 // for both. A third key, `alive`, lives `ttl` after the last reader or the creation: when
 // it is gone while the stream runs, the stream has expired. Owners keep a sorted set of
-// their stream ids (for maxStreamsPerOwner). A fourth key, `producer`, lives `ttl` after
-// the running instance last checked in: readers end a running stream whose producer is gone
+// their stream ids (for maxStreamsPerOwner). A fourth key, `producer`, lives a lease (three
+// heartbeats, 3 s to `ttl`) after the running instance last checked in: readers end a running stream whose producer is gone
 // (its process died), so nobody waits for frames that never come. That end is marked `lost`
 // and not published: there is no producer to stop, and a reader then treats the stream as
 // gone (a restorer may rebuild it) rather than ended by someone.
@@ -25,7 +25,7 @@ end`;
 
 /**
  * KEYS: meta, frames, alive, owner set, producer. ARGV: encoder, stream id, ttl ms, maxStreamsPerOwner,
- * now ms, channel, stream key, key prefix of this owner's streams.
+ * now ms, channel, stream key, key prefix of this owner's streams, producer lease ms.
  * Returns 1, or 0 when the owner already keeps too many running streams.
  */
 export const CREATE_SCRIPT = `${END_RUNNING}
@@ -52,7 +52,7 @@ if count >= tonumber(ARGV[4]) then
 end
 redis.call('HSET', KEYS[1], 'encoder', ARGV[1], 'state', 'running', 'last', 0, 'first', 1, 'bytes', 0)
 redis.call('SET', KEYS[3], '1', 'PX', ARGV[3])
-redis.call('SET', KEYS[5], '1', 'PX', ARGV[3])
+redis.call('SET', KEYS[5], '1', 'PX', ARGV[9])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('ZADD', KEYS[4], ARGV[5], ARGV[2])
 redis.call('PEXPIRE', KEYS[4], ARGV[3])
@@ -112,7 +112,7 @@ return 1`;
 
 /**
  * KEYS: meta, frames, alive, producer. ARGV: channel, stream key, ttl ms, role ('reader' or
- * 'producer'). A heartbeat, every few seconds: a reader keeps the stream alive, the running
+ * 'producer'), producer lease ms. A heartbeat, every few seconds: a reader keeps the stream alive, the running
  * instance keeps its producer key; each ends a running stream the other side left (no
  * reader for `ttl`: expired; no producer: its process is gone, marked `lost`). Returns the
  * state, '' when the stream is gone.
@@ -121,8 +121,9 @@ export const TOUCH_SCRIPT = `${END_RUNNING}
 local state = redis.call('HGET', KEYS[1], 'state')
 if state == false then return '' end
 local mine, theirs = KEYS[3], KEYS[4]
-if ARGV[4] == 'producer' then mine, theirs = KEYS[4], KEYS[3] end
-redis.call('SET', mine, '1', 'PX', ARGV[3])
+local life = ARGV[3]
+if ARGV[4] == 'producer' then mine, theirs, life = KEYS[4], KEYS[3], ARGV[5] end
+redis.call('SET', mine, '1', 'PX', life)
 if ARGV[4] == 'reader' then
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
   redis.call('PEXPIRE', KEYS[2], ARGV[3])

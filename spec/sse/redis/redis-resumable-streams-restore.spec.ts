@@ -8,6 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventSourceMessage } from 'eventsource-parser';
+import { createClient } from 'redis';
+import { NEVER } from 'rxjs';
+import { RedisResumableStreams } from '../../../lib/sse/redis/index';
 import { waitUntil } from '../../support/servers/free-port';
 import { describeWith, redisPlan, type StoreServer } from '../../support/servers/store-servers';
 import { readEvents } from '../support/sse-test-kit';
@@ -61,12 +64,12 @@ describeWith(plan)('RedisResumableStreams restore: a durable run whose instance 
     journalPath: join(dir, 'runs.sqlite'),
   });
   /** Instance A: a process of its own, which the test kills. */
-  const startProcess = async (): Promise<{ url: string; child: ChildProcess }> => {
+  const startProcess = async (interval = 50): Promise<{ url: string; child: ChildProcess }> => {
     const { redisUrl, journalPath } = place();
     const script = join(__dirname, 'support', 'durable-instance-process.ts');
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', script, redisUrl, keyPrefix, journalPath],
+      ['--import', 'tsx', script, redisUrl, keyPrefix, journalPath, String(interval)],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     children.push(child);
@@ -149,8 +152,34 @@ describeWith(plan)('RedisResumableStreams restore: a durable run whose instance 
     expect(text(before) + text(again)).toBe(ANSWER);
   }, 40_000);
 
+  it("takes an instance for dead after three heartbeats (at least 3 s), not the streams' ttl", async () => {
+    const client = createClient({ url: server.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    const streams = new RedisResumableStreams({
+      client,
+      keyPrefix,
+      ttl: 60_000,
+      heartbeatInterval: 200,
+    });
+    const key = { owner: 'ada', streamId: 'lease' };
+    const frames = streams.start(key, NEVER, { heartbeat: false }).subscribe();
+    try {
+      await waitUntil('the stream to be created', async () => await streams.has(key));
+      const producer = await client.pTTL(`${keyPrefix}ada:lease:producer`);
+      const alive = await client.pTTL(`${keyPrefix}ada:lease:alive`);
+      expect(producer).toBeGreaterThan(0);
+      expect(producer).toBeLessThanOrEqual(3000);
+      expect(alive).toBeGreaterThan(3000);
+    } finally {
+      frames.unsubscribe();
+      await streams.close();
+      client.destroy();
+    }
+  });
+
   it('a reader on B while A dies gets the rest on the same connection', async () => {
-    const a = await startProcess();
+    const a = await startProcess(100); // 4 s of answer: A surely dies in the middle
     const first = await readEvents(await post(a.url, 'run-3'), (events) => deltas(events) >= 3);
     const b = await start();
     const onB = await readEvents(await resume(b.url, 'run-3', lastId(first)), (events) => {

@@ -20,10 +20,10 @@ export const WORDS = Array.from({ length: 40 }, (_, i) => `word${i} `);
 export const ANSWER = `Looking it up. ${WORDS.join('')}`;
 
 /** Round 1 asks for a search (after a text); round 2 answers in 40 deltas, 10 ms apart. */
-function model(): MockChatModel {
+function model(interval: number): MockChatModel {
   return MockChatModel.respond((request) =>
     request.messages.some((m) => m.role === 'tool')
-      ? { text: WORDS, interval: 10, usage: { inputTokens: 20, outputTokens: 40 } }
+      ? { text: WORDS, interval, usage: { inputTokens: 20, outputTokens: 40 } }
       : {
           text: ['Looking ', 'it ', 'up. '],
           toolCalls: [{ id: 'call-1', name: 'search', arguments: { q: 'x' } }],
@@ -46,6 +46,8 @@ export interface DurableRedisPlace {
   readonly redisUrl: string;
   readonly keyPrefix: string;
   readonly journalPath: string;
+  /** Milliseconds between the deltas of the answer; default 10. */
+  readonly interval?: number;
 }
 
 /** Starts one instance; a short ttl and heartbeat so a dead instance is noticed within ~1 s. */
@@ -53,7 +55,7 @@ export async function startDurableRedisInstance(
   place: DurableRedisPlace,
 ): Promise<DurableRedisInstance> {
   const searches: string[] = [];
-  const chatModel = model();
+  const chatModel = model(place.interval ?? 10);
   const journal = new SqliteRunJournal({ path: place.journalPath });
   const search = tool({
     name: 'search',
