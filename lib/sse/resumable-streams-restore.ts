@@ -172,10 +172,8 @@ export function checkedStoredFrames(
   return defer(() => {
     const check = last.cursor !== undefined;
     let checked = !check;
-    // Where a restore would start: the last event sent, known only when it has a cursor
-    // (a plain id, or a client at event n without a cursor, cannot be restored after).
-    let cursor = last.cursor;
-    let restorable = check || last.seq === 0;
+    // The last event sent: its cursor is read only if the stream goes (no cost per frame).
+    let sent: string | undefined;
     const read$ = store.read(key, check ? last.seq - 1 : last.seq).pipe(
       filter((frame) => {
         if (!checked) {
@@ -183,14 +181,16 @@ export function checkedStoredFrames(
           if (frame.startsWith(`id: ${last.id}\n`)) return false;
           throw OTHER_INCARNATION;
         }
-        const sent = frameCursor(frame);
-        if (sent !== null) {
-          cursor = sent;
-          restorable = sent !== undefined;
-        }
+        sent = frame;
         return true;
       }),
     );
+    // Where a restore starts: after the last event sent, or the client's; known only with a
+    // cursor (a plain id, or a client at event n without one, cannot be restored after).
+    const restoreFrom = (): string | undefined | null => {
+      if (sent !== undefined) return frameCursor(sent) ?? null;
+      return check || last.seq === 0 ? last.cursor : null;
+    };
     // A finished stream that never reached the client's event is another incarnation too.
     const unchecked$ = defer(() => (checked ? EMPTY : throwError(() => OTHER_INCARNATION)));
     return concat(read$, unchecked$).pipe(
@@ -202,9 +202,9 @@ export function checkedStoredFrames(
         ) {
           return restoreAfter(last.cursor);
         }
-        if (restorable && ResumableStreamError.isInstance(error) && error.reason === 'not-found') {
-          return restoreAfter(cursor);
-        }
+        const gone = ResumableStreamError.isInstance(error) && error.reason === 'not-found';
+        const cursor = gone ? restoreFrom() : null;
+        if (cursor !== null) return restoreAfter(cursor);
         return throwError(() => error);
       }),
     );
