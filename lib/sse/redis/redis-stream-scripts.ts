@@ -6,10 +6,10 @@
 // for both. A third key, `alive`, lives `ttl` after the last reader or the creation: when
 // it is gone while the stream runs, the stream has expired. Owners keep a sorted set of
 // their stream ids (for maxStreamsPerOwner). A fourth key, `producer`, lives a lease (three
-// heartbeats, 3 s to `ttl`) after the running instance last checked in: readers end a running stream whose producer is gone
-// (its process died), so nobody waits for frames that never come. That end is marked `lost`
-// and not published: there is no producer to stop, and a reader then treats the stream as
-// gone (a restorer may rebuild it) rather than ended by someone.
+// heartbeats, 3 s to `ttl`) after the running instance last checked in: readers end a
+// running stream whose producer is gone (its process died), so nobody waits for frames that
+// never come. That end is marked `lost` and not published: there is no producer to stop,
+// and a reader then treats the stream as gone (a restorer may rebuild it), not as ended.
 
 /** Ends a running stream: marker, state, publish. Shared by the scripts below. */
 const END_RUNNING = `
@@ -112,10 +112,10 @@ return 1`;
 
 /**
  * KEYS: meta, frames, alive, producer. ARGV: channel, stream key, ttl ms, role ('reader' or
- * 'producer'), producer lease ms. A heartbeat, every few seconds: a reader keeps the stream alive, the running
- * instance keeps its producer key; each ends a running stream the other side left (no
- * reader for `ttl`: expired; no producer: its process is gone, marked `lost`). Returns the
- * state, '' when the stream is gone.
+ * 'producer'), producer lease ms. A heartbeat, every few seconds: a reader keeps the stream
+ * alive, the running instance keeps its producer key; each ends a running stream the other
+ * side left (no reader for `ttl`: expired; no producer: its process is gone, marked `lost`).
+ * Returns the state, '' when the stream is gone.
  */
 export const TOUCH_SCRIPT = `${END_RUNNING}
 local state = redis.call('HGET', KEYS[1], 'state')
