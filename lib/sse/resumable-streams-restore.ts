@@ -196,9 +196,10 @@ export function checkedStoredFrames(
     return concat(read$, unchecked$).pipe(
       withHeartbeat(heartbeat),
       catchError((error: unknown) => {
+        // Without a cursor there is no incarnation to check: an id past the end is an error.
         if (
           error === OTHER_INCARNATION ||
-          (ResumableStreamError.isInstance(error) && error.reason === 'ahead')
+          (check && ResumableStreamError.isInstance(error) && error.reason === 'ahead')
         ) {
           return restoreAfter(last.cursor);
         }

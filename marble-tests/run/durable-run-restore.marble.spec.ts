@@ -154,4 +154,17 @@ describe('checkedStoredFrames (marbles)', () => {
       expectSubscriptions(restored$.subscriptions).toBe([]);
     });
   });
+
+  it('answers an id past the end without a cursor with the error frame, no restore', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const ahead = new ResumableStreamError({ streamId: 's', reason: 'ahead', message: 'ahead' });
+      const read$ = cold('-#', {}, ahead);
+      const restored$ = cold('-r|', { r: R });
+      const store = storeReading(read$, []);
+      const last = { seq: 99, id: '99' };
+      const out$ = checkedStoredFrames(store, key, chunkEventEncoder, last, false, () => restored$);
+      expectObservable(out$).toBe('-(e|)', { e: chunkEventEncoder.resumeError('ahead') });
+      expectSubscriptions(restored$.subscriptions).toBe([]);
+    });
+  });
 });
