@@ -49,4 +49,11 @@ export const ContextKeys = {
    * them already (a run unsubscribed mid-call wrote them).
    */
   RUN_RESUME: 'rx-advisors.run.resume',
+  /**
+   * A `RecursionDecisionLog`: where recursive advisors that record their decisions (an
+   * `EvaluationAdvisor`'s verdicts) find the recorded ones and hand the new ones. A
+   * journal (a durable run ordered outside them) sets it, so a replay does not ask the
+   * judge again.
+   */
+  RECURSION_DECISIONS: 'rx-advisors.recursion.decisions',
 } as const;

@@ -35,6 +35,7 @@ export {
   type RecursionStep,
   type RecursiveAdvisorOptions,
 } from './recursive-advisor.js';
+export type { RecordedRecursionDecision, RecursionDecisionLog } from './recursion-decisions.js';
 
 // The run's seams: model-call and tool-call interceptors, nested calls (docs/seams.md)
 export { CallInterceptors, type InterceptOptions } from './call-interceptors.js';

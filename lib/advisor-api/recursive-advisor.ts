@@ -8,6 +8,7 @@ import {
   from,
   ignoreElements,
   isObservable,
+  map,
   mergeMap,
   of,
   take,
@@ -25,6 +26,7 @@ import { UsageAccumulator } from '../core/usage-accumulator.js';
 import type { Usage } from '../core/usage.js';
 import type { Advisor, AdvisorChain } from './advisor.js';
 import { noteModelCalls, takeModelCalls } from './model-calls-of-error.js';
+import { loggedDecision, recursionDecisionLog } from './recursion-decisions.js';
 import { validateRecursiveAdvisorOptions } from './validate-recursive-advisor-options.js';
 
 /**
@@ -113,6 +115,11 @@ export interface RecursiveAdvisorOptions<TRun = undefined> {
     state: RecursionState,
     run: TRun,
   ) => RecursionDecision | PromiseLike<RecursionDecision> | Observable<RecursionDecision>;
+  /**
+   * Whether decisions after completed attempts go through the call's `RecursionDecisionLog`
+   * (set by a journal): a recorded one is taken without `next` (a judge). Default `false`.
+   */
+  recordDecisions?: boolean;
 }
 
 class AttemptEnd {
@@ -159,7 +166,7 @@ class AttemptEnd {
 export function recursiveAdvisor<TRun = undefined>(
   options: RecursiveAdvisorOptions<TRun>,
 ): Advisor {
-  const { name, order, before, start, next } = options;
+  const { name, order, before, start, next, recordDecisions = false } = options;
   validateRecursiveAdvisorOptions({ name, order, start, next });
   return {
     name,
@@ -168,6 +175,7 @@ export function recursiveAdvisor<TRun = undefined>(
       defer(() => {
         const originalRequest = before === undefined ? request : before(request);
         const run = start === undefined ? (undefined as TRun) : start(originalRequest);
+        const log = recordDecisions ? recursionDecisionLog(request.context) : undefined;
         const usage = new UsageAccumulator();
         const addUsage = (extra: Partial<Usage>): void => void usage.add(extra);
         let rounds = 0;
@@ -213,19 +221,23 @@ export function recursiveAdvisor<TRun = undefined>(
               rounds += failed ? takeModelCalls(failure) : (attemptRounds ?? 1);
               const response = failed ? undefined : assembler.build();
               if (response !== undefined) finishReason = response.finishReason;
-              const state: RecursionState = {
-                request: attemptRequest,
-                originalRequest,
-                attempt,
-                response,
-                error: failure,
-                addUsage,
+              const decide = (adding: RecursionState['addUsage']) => {
+                const state: RecursionState = {
+                  request: attemptRequest,
+                  originalRequest,
+                  attempt,
+                  response,
+                  error: failure,
+                  addUsage: adding,
+                };
+                return toObservable(next(state, run)).pipe(take(1), defaultIfEmpty(undefined));
               };
-              return toObservable(next(state, run)).pipe(
-                take(1),
-                defaultIfEmpty(undefined),
-                mergeMap((decision) => {
-                  const step = toStep(decision);
+              const decision$ =
+                log === undefined || failed
+                  ? decide(addUsage)
+                  : loggedDecision(log, name, attempt, originalRequest, addUsage, decide);
+              return decision$.pipe(
+                mergeMap((step) => {
                   if (step === undefined && failed) {
                     noteModelCalls(failure, rounds);
                     return throwError(() => failure);
@@ -274,10 +286,10 @@ const isAttemptEnd = (value: ChatChunk | AttemptEnd): value is AttemptEnd =>
 
 function toObservable(
   decision: RecursionDecision | PromiseLike<RecursionDecision> | Observable<RecursionDecision>,
-): Observable<RecursionDecision> {
-  if (isObservable(decision)) return decision;
-  if (isPromiseLike<RecursionDecision>(decision)) return from(decision);
-  return of(decision);
+): Observable<RecursionStep | undefined> {
+  if (isObservable(decision)) return decision.pipe(map(toStep));
+  if (isPromiseLike<RecursionDecision>(decision)) return from(decision).pipe(map(toStep));
+  return of(toStep(decision));
 }
 
 function toStep(decision: RecursionDecision): RecursionStep | undefined {

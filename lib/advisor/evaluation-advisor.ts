@@ -133,6 +133,8 @@ export class EvaluationAdvisor implements Advisor {
         loopAtStart: ToolLoopTranscript.of(request.context).mark(),
       }),
       next: (state, run) => this.decide(state, run),
+      // A durable run's replay takes the recorded verdicts: the judge is not asked again.
+      recordDecisions: true,
     });
   }
 

@@ -47,9 +47,9 @@ function then<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePromise<R>)
 /**
  * How to answer a resume after `lastEventId`: `undefined` when the owner has no such stream
  * and none can be restored (HTTP 204); the stored frames after the id; with a restorer, a
- * restored stream when the store has none (a restart) or has another incarnation than the
- * one the client read (its last event is not where its id says); an `error` frame for an id
- * that is not ours.
+ * restored stream when the store has none (a restart), has another incarnation than the
+ * one the client read (its last event is not where its id says), or loses it while it is
+ * read (on Redis: the instance running it died); an `error` frame for an id that is not ours.
  * @internal
  */
 export function resumePlan(
@@ -60,9 +60,9 @@ export function resumePlan(
 ): MaybePromise<ResumePlan | undefined> {
   const { store, restorer } = source;
   const last = parseEventId(lastEventId);
-  const restore = (): MaybePromise<ResumePlan | undefined> => {
+  const restore = (cursor = last?.cursor): MaybePromise<ResumePlan | undefined> => {
     if (restorer === undefined || last === undefined) return undefined;
-    return then(restorer.restore(key, last.cursor), (chunks$) => {
+    return then(restorer.restore(key, cursor), (chunks$) => {
       if (chunks$ === undefined) return undefined;
       const options = { ...source.restoreOptions, heartbeat };
       const { encoder } = resolveSseOptions(options);
@@ -83,13 +83,14 @@ export function resumePlan(
         ),
       };
     }
-    if (restorer !== undefined && last.cursor !== undefined) {
-      const restored$ = defer(() => from(Promise.resolve(restore()))).pipe(
-        switchMap((plan) => plan?.frames$ ?? of(encoder.resumeError(GONE))),
-      );
+    if (restorer !== undefined) {
+      const restoreAfter = (cursor: string | undefined): Observable<string> =>
+        defer(() => from(Promise.resolve(restore(cursor)))).pipe(
+          switchMap((plan) => plan?.frames$ ?? of(encoder.resumeError(GONE))),
+        );
       return {
         info,
-        frames$: checkedStoredFrames(store, key, encoder, last, heartbeat, restored$),
+        frames$: checkedStoredFrames(store, key, encoder, last, heartbeat, restoreAfter),
       };
     }
     return { info, frames$: readStoredFrames(store, key, encoder, last.seq, heartbeat) };

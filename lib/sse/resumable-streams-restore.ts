@@ -133,17 +133,31 @@ export function framesWithCursors(
 /** Thrown inside a read whose first frame is not the client's last event (never leaves it). */
 const OTHER_INCARNATION = new Error('The stream is another incarnation than the client read.');
 
+/** The cursor in a frame's `id:` line (`undefined`: none), or `null` for a frame with no id. */
+function frameCursor(frame: string): string | undefined | null {
+  if (!frame.startsWith('id: ')) return null;
+  return parseEventId(frame.slice(4, frame.indexOf('\n')))?.cursor;
+}
+
 /**
  * The frames of a kept stream after the client's last event `id` (sequence number `seq`),
- * checked: the read starts one frame earlier and that frame must carry exactly `id`. A
- * stream restored since the client's last event numbers its events anew, so a sequence
- * number alone could point into the wrong incarnation; when the frame differs (or the
- * store never sent that many), `restored$` answers instead.
+ * for `ResumableStreams` with a restorer. With a cursor in the id the read is checked: it
+ * starts one frame earlier and that frame must carry exactly `id`. A stream restored since
+ * the client's last event numbers its events anew, so a sequence number alone could point
+ * into the wrong incarnation; when the frame differs (or the store never sent that many),
+ * the stream is restored after the client's cursor instead. And when the stream goes while
+ * it is read (`'not-found'`: on Redis, the instance that ran it died), it is restored after
+ * the last event this read sent (the client's own when none), so the client gets the rest
+ * on the same connection.
  *
  * ```
  * stored:   -x-b-c|      x: event 4 of another incarnation (the client's id is 4.10)
  * restored:  -r-b|
  * result:   --r-b|
+ *
+ * stored:   -a-b-#       #: the stream is gone (its producer died); b's id is 6.12
+ * restored:      -c-d|   restored after cursor 12
+ * result:   -a-b-c-d|
  * ```
  * @internal
  */
@@ -151,33 +165,51 @@ export function checkedStoredFrames(
   store: ResumableStreamStore,
   key: ResumableStreamKey,
   encoder: SseEncoder,
-  last: { seq: number; id: string },
+  last: { seq: number; id: string; cursor?: string },
   heartbeat: number | false,
-  restored$: Observable<string>,
+  restoreAfter: (cursor: string | undefined) => Observable<string>,
 ): Observable<string> {
   return defer(() => {
-    let checked = false;
-    const read$ = store.read(key, last.seq - 1).pipe(
+    const check = last.cursor !== undefined;
+    let checked = !check;
+    // The last event sent: its cursor is read only if the stream goes (no cost per frame).
+    let sent: string | undefined;
+    const read$ = store.read(key, check ? last.seq - 1 : last.seq).pipe(
       filter((frame) => {
-        if (checked) return true;
-        checked = true;
-        if (frame.startsWith(`id: ${last.id}\n`)) return false;
-        throw OTHER_INCARNATION;
+        if (!checked) {
+          checked = true;
+          if (frame.startsWith(`id: ${last.id}\n`)) return false;
+          throw OTHER_INCARNATION;
+        }
+        sent = frame;
+        return true;
       }),
     );
+    // Where a restore starts: after the last event sent, or the client's; known only with a
+    // cursor (a plain id, or a client at event n without one, cannot be restored after).
+    const restoreFrom = (): string | undefined | null => {
+      if (sent !== undefined) return frameCursor(sent) ?? null;
+      return check || last.seq === 0 ? last.cursor : null;
+    };
     // A finished stream that never reached the client's event is another incarnation too.
     const unchecked$ = defer(() => (checked ? EMPTY : throwError(() => OTHER_INCARNATION)));
-    return concat(read$, unchecked$).pipe(withHeartbeat(heartbeat));
+    return concat(read$, unchecked$).pipe(
+      withHeartbeat(heartbeat),
+      catchError((error: unknown) => {
+        // Without a cursor there is no incarnation to check: an id past the end is an error.
+        if (
+          error === OTHER_INCARNATION ||
+          (check && ResumableStreamError.isInstance(error) && error.reason === 'ahead')
+        ) {
+          return restoreAfter(last.cursor);
+        }
+        const gone = ResumableStreamError.isInstance(error) && error.reason === 'not-found';
+        const cursor = gone ? restoreFrom() : null;
+        if (cursor !== null) return restoreAfter(cursor);
+        return throwError(() => error);
+      }),
+    );
   }).pipe(
-    catchError((error: unknown) => {
-      if (
-        error === OTHER_INCARNATION ||
-        (ResumableStreamError.isInstance(error) && error.reason === 'ahead')
-      ) {
-        return restored$;
-      }
-      return throwError(() => error);
-    }),
     catchError((error: unknown) =>
       of(
         encoder.resumeError(ResumableStreamError.isInstance(error) ? error.message : RESUME_FAILED),

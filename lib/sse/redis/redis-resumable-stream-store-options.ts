@@ -30,7 +30,12 @@ export interface RedisResumableStreamStoreOptions {
   ttl?: number;
   /** Streams kept per owner; one more ends the oldest finished one, or fails with a `ResumableStreamLimitError`. Default 10. */
   maxStreamsPerOwner?: number;
-  /** Milliseconds between the heartbeats of readers and producers (at most ttl / 3 is used). Default 5000. */
+  /**
+   * Milliseconds between the heartbeats of readers and producers (at most ttl / 3 is used).
+   * An instance that has not checked in for three heartbeats (at least 3 s, at most `ttl`)
+   * is taken for dead: readers end its running streams (or restore them, with `restore`).
+   * Default 5000.
+   */
   heartbeatInterval?: number;
   /** Milliseconds a blocking read waits on the server before it is sent again. Default 1000. */
   blockTimeout?: number;
@@ -76,3 +81,32 @@ export const REDIS_STORE_RULES = {
   blockTimeout: Rules.integer(10),
   readRetry: Rules.integer(0),
 } as const satisfies OptionRules<RedisResumableStreamStoreOptions>;
+
+/** The least time a command may wait for its answer, whatever `readRetry`. */
+const MIN_COMMAND_DEADLINE_MS = 1000;
+/** The least time a producer's check-in counts (at most `ttl`). */
+const MIN_PRODUCER_LEASE_MS = 3000;
+
+/**
+ * The store's timings from its options: the heartbeat (at most ttl / 3), the producer lease
+ * (three heartbeats, 3 s to ttl: a dead instance's streams are noticed then, and restored)
+ * and the command deadline.
+ * @internal
+ */
+export function storeTimings(options: {
+  ttl: number;
+  heartbeatInterval: number;
+  readRetry: number;
+}): {
+  heartbeat: number;
+  lease: number;
+  commandDeadline: number;
+} {
+  const { ttl, heartbeatInterval, readRetry } = options;
+  const heartbeat = Math.max(10, Math.min(heartbeatInterval, Math.floor(ttl / 3)));
+  return {
+    heartbeat,
+    lease: Math.min(ttl, Math.max(3 * heartbeat, MIN_PRODUCER_LEASE_MS)),
+    commandDeadline: Math.max(readRetry, MIN_COMMAND_DEADLINE_MS),
+  };
+}

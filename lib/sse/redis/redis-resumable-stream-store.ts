@@ -22,6 +22,7 @@ import { EndedSignals } from './ended-signals.js';
 import {
   REDIS_STORE_DEFAULTS,
   REDIS_STORE_RULES,
+  storeTimings,
   type RedisResumableStreamStoreOptions,
 } from './redis-resumable-stream-store-options.js';
 import {
@@ -37,9 +38,6 @@ import { runScript } from './run-script.js';
 import { ended, evicted, streamError } from './stream-errors.js';
 import { streamKeys, type StreamKeys } from './stream-keys.js';
 import { StreamReadMultiplexer, type StreamReader } from './stream-read-multiplexer.js';
-
-/** The least time a command may wait for its answer, whatever `readRetry`. */
-const MIN_COMMAND_DEADLINE_MS = 1000;
 
 /**
  * A {@link ResumableStreamStore} on Redis: a stream started on one instance can be resumed,
@@ -68,7 +66,7 @@ const MIN_COMMAND_DEADLINE_MS = 1000;
 export class RedisResumableStreamStore implements ResumableStreamStore {
   private readonly client: DeadlineClient;
   private readonly options: Required<Omit<RedisResumableStreamStoreOptions, 'client'>>;
-  private readonly heartbeat: number;
+  private readonly timings: ReturnType<typeof storeTimings>;
   private readonly channel: string;
   private readonly reads: StreamReadMultiplexer;
   private readonly signals: EndedSignals;
@@ -83,9 +81,9 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
       REDIS_STORE_DEFAULTS,
       validateOptions(options, REDIS_STORE_RULES),
     );
-    this.client = new DeadlineClient(client, Math.max(rest.readRetry, MIN_COMMAND_DEADLINE_MS));
+    this.timings = storeTimings(rest);
+    this.client = new DeadlineClient(client, this.timings.commandDeadline);
     this.options = rest;
-    this.heartbeat = Math.max(10, Math.min(rest.heartbeatInterval, Math.floor(rest.ttl / 3)));
     this.channel = `${rest.keyPrefix}ended`;
     this.reads = new StreamReadMultiplexer(this.client, rest.blockTimeout, rest.readRetry);
     this.signals = new EndedSignals(this.client, this.channel);
@@ -113,6 +111,7 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
         this.channel,
         k.base,
         k.ownerPrefix,
+        String(this.timings.lease),
       ],
     );
     if (created !== 1) {
@@ -250,7 +249,8 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
             if (subscriber.closed) return;
             if (seq === 1) {
               if (fields[1] === 'done') subscriber.complete();
-              else subscriber.error(ended(streamId));
+              // `lost`: its instance died; the stream is gone, as a fresh `get` would say.
+              else subscriber.error((fields[1] === 'lost' ? streamNotFound : ended)(streamId));
               return;
             }
             // Trimmed between the check and the read: say so rather than skip frames.
@@ -274,14 +274,14 @@ export class RedisResumableStreamStore implements ResumableStreamStore {
 
   /** Touches the stream now and every heartbeat; failed touches (Redis away) are skipped. */
   private heartbeat$(k: StreamKeys, role: 'reader' | 'producer'): Observable<string> {
-    return interval(this.heartbeat).pipe(
+    return interval(this.timings.heartbeat).pipe(
       startWith(0),
       exhaustMap(() =>
         from(
           this.eval(
             TOUCH_SCRIPT,
             [k.meta, k.frames, k.alive, k.producer],
-            [this.channel, k.base, String(this.options.ttl), role],
+            [this.channel, k.base, String(this.options.ttl), role, String(this.timings.lease)],
           ),
         ).pipe(catchError(() => EMPTY)),
       ),

@@ -5,9 +5,11 @@
 // (field `end`: done or ended), so event ids stay 1, 2, 3, … and a reader's cursor works
 // for both. A third key, `alive`, lives `ttl` after the last reader or the creation: when
 // it is gone while the stream runs, the stream has expired. Owners keep a sorted set of
-// their stream ids (for maxStreamsPerOwner). A fourth key, `producer`, lives `ttl` after
-// the running instance last checked in: readers end a running stream whose producer is gone
-// (its process died), so nobody waits for frames that never come.
+// their stream ids (for maxStreamsPerOwner). A fourth key, `producer`, lives a lease (three
+// heartbeats, 3 s to `ttl`) after the running instance last checked in: readers end a
+// running stream whose producer is gone (its process died), so nobody waits for frames that
+// never come. That end is marked `lost` and not published: there is no producer to stop,
+// and a reader then treats the stream as gone (a restorer may rebuild it), not as ended.
 
 /** Ends a running stream: marker, state, publish. Shared by the scripts below. */
 const END_RUNNING = `
@@ -17,13 +19,13 @@ local function endRunning(meta, frames, channel, streamKey, reason)
   local last = redis.call('HGET', meta, 'last')
   redis.call('XADD', frames, last .. '-1', 'end', reason)
   redis.call('HSET', meta, 'state', 'ended')
-  redis.call('PUBLISH', channel, streamKey)
+  if reason ~= 'lost' then redis.call('PUBLISH', channel, streamKey) end
   return 1
 end`;
 
 /**
  * KEYS: meta, frames, alive, owner set, producer. ARGV: encoder, stream id, ttl ms, maxStreamsPerOwner,
- * now ms, channel, stream key, key prefix of this owner's streams.
+ * now ms, channel, stream key, key prefix of this owner's streams, producer lease ms.
  * Returns 1, or 0 when the owner already keeps too many running streams.
  */
 export const CREATE_SCRIPT = `${END_RUNNING}
@@ -50,7 +52,7 @@ if count >= tonumber(ARGV[4]) then
 end
 redis.call('HSET', KEYS[1], 'encoder', ARGV[1], 'state', 'running', 'last', 0, 'first', 1, 'bytes', 0)
 redis.call('SET', KEYS[3], '1', 'PX', ARGV[3])
-redis.call('SET', KEYS[5], '1', 'PX', ARGV[3])
+redis.call('SET', KEYS[5], '1', 'PX', ARGV[9])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('ZADD', KEYS[4], ARGV[5], ARGV[2])
 redis.call('PEXPIRE', KEYS[4], ARGV[3])
@@ -110,23 +112,26 @@ return 1`;
 
 /**
  * KEYS: meta, frames, alive, producer. ARGV: channel, stream key, ttl ms, role ('reader' or
- * 'producer'). A heartbeat, every few seconds: a reader keeps the stream alive, the running
- * instance keeps its producer key; each ends a running stream the other side left (no
- * reader for `ttl`: expired; no producer: its process is gone). Returns the state, '' when
- * the stream is gone.
+ * 'producer'), producer lease ms. A heartbeat, every few seconds: a reader keeps the stream
+ * alive, the running instance keeps its producer key; each ends a running stream the other
+ * side left (no reader for `ttl`: expired; no producer: its process is gone, marked `lost`).
+ * Returns the state, '' when the stream is gone.
  */
 export const TOUCH_SCRIPT = `${END_RUNNING}
 local state = redis.call('HGET', KEYS[1], 'state')
 if state == false then return '' end
 local mine, theirs = KEYS[3], KEYS[4]
-if ARGV[4] == 'producer' then mine, theirs = KEYS[4], KEYS[3] end
-redis.call('SET', mine, '1', 'PX', ARGV[3])
+local life = ARGV[3]
+if ARGV[4] == 'producer' then mine, theirs, life = KEYS[4], KEYS[3], ARGV[5] end
+redis.call('SET', mine, '1', 'PX', life)
 if ARGV[4] == 'reader' then
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
   redis.call('PEXPIRE', KEYS[2], ARGV[3])
 end
 if state == 'running' and redis.call('EXISTS', theirs) == 0 then
-  endRunning(KEYS[1], KEYS[2], ARGV[1], ARGV[2], 'expired')
+  local reason = 'expired'
+  if ARGV[4] == 'reader' then reason = 'lost' end
+  endRunning(KEYS[1], KEYS[2], ARGV[1], ARGV[2], reason)
   return 'ended'
 end
 return state`;

@@ -1,0 +1,150 @@
+// Issue 26: an EvaluationAdvisor inside a durable run. Its verdicts go through the call's
+// RecursionDecisionLog (ContextKeys.RECURSION_DECISIONS), so a replay of a recorded run
+// takes the recorded verdicts and does not ask the judge model again. The durable run
+// (lib/run) does not register a log yet (it needs a journal record for a decision; see
+// docs/durable-runs.md, "On Redis, and judges on replay"), so `decisionJournal` below
+// stands in for that record, beside the real DurableRunAdvisor and journal that replay the
+// model rounds and the retries.
+import { lastValueFrom, take, toArray, type Observable } from 'rxjs';
+import { advisor } from '../../lib/advisor-api/advisor';
+import { ContextKeys } from '../../lib/advisor-api/context-keys';
+import { Order } from '../../lib/advisor-api/order';
+import type {
+  RecordedRecursionDecision,
+  RecursionDecisionLog,
+} from '../../lib/advisor-api/recursion-decisions';
+import { EvaluationAdvisor } from '../../lib/advisor/evaluation-advisor';
+import { ChatClient } from '../../lib/client/chat-client';
+import type { ChatChunk } from '../../lib/core/chat-chunk';
+import { DurableRunAdvisor } from '../../lib/run/durable/durable-run-advisor';
+import { InMemoryRunJournal } from '../../lib/run/in-memory-run-journal';
+import { MockChatModel } from '../../lib/testing/mock-chat-model';
+
+const owner = 'user-1';
+const LONG = 'A longer answer, with the detail the reviewer asked for.';
+const JUDGE_USAGE = { inputTokens: 7, outputTokens: 2 };
+
+/** The decisions of each run, kept across subscriptions as a journal would keep them. */
+function decisionJournal() {
+  const runs = new Map<string, Map<string, RecordedRecursionDecision>>();
+  const recorded: string[] = [];
+  const keeper = advisor({
+    name: 'decision-journal',
+    order: Order.HIGHEST_PRECEDENCE + 1, // inside the durable run, outside the evaluation
+    before: (request) => {
+      const runId = String(request.context.get('runId'));
+      const kept = runs.get(runId) ?? new Map<string, RecordedRecursionDecision>();
+      runs.set(runId, kept);
+      const log: RecursionDecisionLog = {
+        recorded: (name, attempt) => kept.get(`${name}/${attempt}`),
+        record: (name, attempt, decision) => {
+          recorded.push(`${name}/${attempt}`);
+          kept.set(`${name}/${attempt}`, decision);
+        },
+      };
+      request.context.set(ContextKeys.RECURSION_DECISIONS, log);
+      return request;
+    },
+  });
+  return { keeper, recorded };
+}
+
+function setUp(journal: InMemoryRunJournal, keeper: ReturnType<typeof advisor>) {
+  // The first answer is short; the answer after the reviewer's feedback is not.
+  const model = MockChatModel.respond((request) =>
+    request.messages.some((m) => m.role === 'assistant')
+      ? { text: LONG.split(' ').map((w) => `${w} `), interval: 5 }
+      : { text: 'Short.' },
+  );
+  // The judge model: rejects a short answer once, passes the longer one (slowly).
+  const judgeModel = MockChatModel.respond((request) =>
+    request.messages.some((m) => typeof m.content === 'string' && m.content.includes('Short.'))
+      ? { text: '{"pass":false,"score":3,"feedback":"Say more."}', usage: JUDGE_USAGE }
+      : { text: '{"pass":true,"score":9,"feedback":"Good."}', delay: 50, usage: JUDGE_USAGE },
+  );
+  const chat = ChatClient.builder(model)
+    .defaultAdvisors(
+      new DurableRunAdvisor({ journal }),
+      keeper,
+      new EvaluationAdvisor({ judge: ChatClient.create(judgeModel) }),
+    )
+    .build();
+  return { chat, model, judgeModel };
+}
+
+const stream = (chat: ChatClient, params: Record<string, unknown>, question?: string) =>
+  (question === undefined ? chat.prompt() : chat.prompt(question))
+    .advisorParams(params)
+    .stream()
+    .chunks();
+const all = (chunks$: Observable<ChatChunk>) => lastValueFrom(chunks$.pipe(toArray()));
+const text = (chunks: readonly ChatChunk[]) =>
+  chunks.map((c) => (c.type === 'text-delta' ? c.text : '')).join('');
+
+describe('EvaluationAdvisor in a durable run: the judge is not asked again on replay', () => {
+  it('replays a completed run with its retry and no judge call', async () => {
+    const journal = new InMemoryRunJournal();
+    const { keeper, recorded } = decisionJournal();
+    const { chat, model, judgeModel } = setUp(journal, keeper);
+    const first = await all(stream(chat, { runId: 'r1', runOwner: owner }, 'Explain.'));
+    expect(first.filter((c) => c.type === 'retry')).toHaveLength(1);
+    expect(judgeModel.calls).toBe(2);
+    expect(recorded).toEqual(['evaluation/1', 'evaluation/2']);
+    const records = (await journal.read({ owner, runId: 'r1' })).length;
+
+    const replay = await all(stream(chat, { runId: 'r1', runOwner: owner, runReplay: 'all' }));
+    expect(judgeModel.calls).toBe(2); // not asked again
+    expect(model.calls).toBe(2);
+    expect(text(replay)).toBe(text(first));
+    expect(replay.find((c) => c.type === 'retry')).toEqual(first.find((c) => c.type === 'retry'));
+    // The judge's recorded usage still counts in the total.
+    const usage = (chunks: ChatChunk[]) => chunks.filter((c) => c.type === 'usage').at(-1);
+    expect(usage(replay)).toEqual(usage(first));
+    // The replayed retry matched the recorded one: nothing recorded twice.
+    expect((await journal.read({ owner, runId: 'r1' })).length).toBe(records);
+    expect(recorded).toHaveLength(2);
+  });
+
+  it('resumes a run cut off while judging the retried answer: only that answer is judged', async () => {
+    const journal = new InMemoryRunJournal();
+    const { keeper } = decisionJournal();
+    const { chat, model, judgeModel } = setUp(journal, keeper);
+    // The subscriber goes away once the retried answer is streaming; its round is recorded
+    // when it ends, then the judge (50 ms) is asked: cut off there.
+    await new Promise<void>((resolve) => {
+      const subscription = stream(chat, { runId: 'r2', runOwner: owner }, 'Explain.').subscribe();
+      const check = setInterval(() => {
+        void journal.read({ owner, runId: 'r2' }).then((records) => {
+          if (records.filter((r) => r.type === 'model-round').length === 2) {
+            clearInterval(check);
+            subscription.unsubscribe();
+            resolve();
+          }
+        });
+      }, 5);
+    });
+    expect(judgeModel.calls).toBe(2); // the rejection, and the verdict on the retry (cut off)
+    const calls = model.calls;
+
+    const resumed = await all(stream(chat, { runId: 'r2', runOwner: owner, runReplay: 'all' }));
+    // Attempt 1's rejection is recorded: not asked again. Attempt 2's verdict never came back.
+    expect(judgeModel.calls - 2).toBe(1);
+    expect(model.calls).toBe(calls); // both rounds replayed
+    expect(text(resumed)).toBe(`Short.${LONG} `);
+    expect(resumed.filter((c) => c.type === 'retry')).toHaveLength(1);
+  });
+
+  it('asks the judge as before when nothing registers a log', async () => {
+    const journal = new InMemoryRunJournal();
+    const judge = MockChatModel.respond(() => ({ text: '{"pass":true,"feedback":""}' }));
+    const chat = ChatClient.builder(MockChatModel.respond(() => ({ text: 'Hi.' })))
+      .defaultAdvisors(
+        new DurableRunAdvisor({ journal }),
+        new EvaluationAdvisor({ judge: ChatClient.create(judge) }),
+      )
+      .build();
+    await all(stream(chat, { runId: 'r3', runOwner: owner }, 'Hello?').pipe(take(100)));
+    await all(stream(chat, { runId: 'r3', runOwner: owner }));
+    expect(judge.calls).toBe(2);
+  });
+});
