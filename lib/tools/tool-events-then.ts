@@ -1,6 +1,7 @@
 import { Observable } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ToolMessage } from '../core/message.js';
+import { DirectSubscriber } from './direct-subscriber.js';
 import { toToolResultChunk } from './loop-chunks.js';
 import { isToolMessage, type ToolCallEvent } from './tool-call-results.js';
 
@@ -36,31 +37,33 @@ export function toolEventsThen<R>(
   store?: (message: ToolMessage) => void,
 ): Observable<ChatChunk | R> {
   return new Observable<ChatChunk | R>((subscriber) =>
-    events$.subscribe({
-      next: (event) => {
-        // A preliminary goes out as it is.
-        if (!isToolMessage(event)) {
-          subscriber.next(event);
-          return;
-        }
-        store?.(event);
-        subscriber.next(toToolResultChunk(event));
-      },
-      error: (err: unknown) => subscriber.error(err),
-      complete: () => {
-        let rest: readonly R[];
-        try {
-          rest = then();
-        } catch (err) {
-          subscriber.error(err);
-          return;
-        }
-        for (const value of rest) {
-          if (subscriber.closed) return;
-          subscriber.next(value);
-        }
-        subscriber.complete();
-      },
-    }),
+    events$.subscribe(
+      new DirectSubscriber({
+        next: (event) => {
+          // A preliminary goes out as it is.
+          if (!isToolMessage(event)) {
+            subscriber.next(event);
+            return;
+          }
+          store?.(event);
+          subscriber.next(toToolResultChunk(event));
+        },
+        error: (err: unknown) => subscriber.error(err),
+        complete: () => {
+          let rest: readonly R[];
+          try {
+            rest = then();
+          } catch (err) {
+            subscriber.error(err);
+            return;
+          }
+          for (const value of rest) {
+            if (subscriber.closed) return;
+            subscriber.next(value);
+          }
+          subscriber.complete();
+        },
+      }),
+    ),
   );
 }
