@@ -30,12 +30,12 @@ describe('DirectSubscriber', () => {
     new Observable<number>((inner) => {
       inner.next(1);
       inner.error('boom');
-      inner.next(2);
-      inner.complete();
       return () => {
         tornDown = true;
       };
     }).subscribe(subscriber);
+    subscriber.next(2);
+    subscriber.complete();
     expect(seen).toEqual(['next 1', 'error boom']);
     expect(tornDown).toBe(true);
   });
