@@ -19,6 +19,7 @@ import { AgentCycleError } from '../errors/agent-cycle-error.js';
 import { AgentDepthError } from '../errors/agent-depth-error.js';
 import { AgentRunError } from '../errors/agent-run-error.js';
 import { failingRun } from '../errors/fails-run.js';
+import { DirectSubscriber } from '../tools/direct-subscriber.js';
 import { NestedChunk } from '../tools/nested-chunk.js';
 import { tool } from '../tools/tool-fn.js';
 import { AGENT_FRAME_KEY, agentPathOf, isRunningIn, type AgentFrame } from './agent-frame.js';
@@ -146,30 +147,32 @@ function nestedRun(
         complete: () => subscriber.complete(),
       });
     };
-    const run = chunks$.subscribe({
-      next: (chunk) => {
-        if (subscriber.closed) return;
-        try {
-          assembler.add(chunk);
-          if (chunk.type === 'usage') reportUsage?.(chunk.usage);
-        } catch (cause) {
-          error(cause);
-          return;
-        }
-        subscriber.next(nestedChunkOf(chunk, path));
-      },
-      error,
-      complete: () => {
-        let answer$: Observable<string>;
-        try {
-          answer$ = answerOf(assembler.build(), output);
-        } catch (cause) {
-          error(cause);
-          return;
-        }
-        follow(answer$);
-      },
-    });
+    const run = chunks$.subscribe(
+      new DirectSubscriber({
+        next: (chunk) => {
+          if (subscriber.closed) return;
+          try {
+            assembler.add(chunk);
+            if (chunk.type === 'usage') reportUsage?.(chunk.usage);
+          } catch (cause) {
+            error(cause);
+            return;
+          }
+          subscriber.next(nestedChunkOf(chunk, path));
+        },
+        error,
+        complete: () => {
+          let answer$: Observable<string>;
+          try {
+            answer$ = answerOf(assembler.build(), output);
+          } catch (cause) {
+            error(cause);
+            return;
+          }
+          follow(answer$);
+        },
+      }),
+    );
     return () => {
       run.unsubscribe();
       answer?.unsubscribe();

@@ -4,6 +4,7 @@ import type { Tool } from '../core/tool.js';
 import type { ToolResultContent } from '../core/tool-result-content.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
+import { DirectSubscriber } from './direct-subscriber.js';
 import { NestedChunk, nestedResult } from './nested-chunk.js';
 import {
   failure,
@@ -100,45 +101,47 @@ export function observableToolResult(
         fail(new ToolTimeoutError({ toolName: tool.name, toolCallId: call.id, timeout: ms }));
       }, ms);
     }
-    source = output$.subscribe({
-      next: (value) => {
-        if (over) return;
-        if (value instanceof NestedChunk) {
-          if (progress) subscriber.next(nestedResult(call, value));
-          return;
-        }
-        if (!progress) {
-          last = value;
-          return;
-        }
-        let chunk: ToolCallEvent;
-        try {
-          converted = toResult(tool, call, value);
-          chunk = preliminaryResult(call, converted);
-        } catch (error) {
-          fail(error);
-          return;
-        }
-        subscriber.next(chunk);
-      },
-      error: (cause: unknown) => {
-        if (over) return;
-        settled = true;
-        fail(new ToolExecutionError({ toolName: tool.name, toolCallId: call.id, cause }));
-      },
-      complete: () => {
-        if (over) return;
-        settled = true;
-        let message: ToolMessage;
-        try {
-          message = toolMessage(call, converted ?? toResult(tool, call, last));
-        } catch (error) {
-          fail(error);
-          return;
-        }
-        end(message);
-      },
-    });
+    source = output$.subscribe(
+      new DirectSubscriber<unknown>({
+        next: (value) => {
+          if (over) return;
+          if (value instanceof NestedChunk) {
+            if (progress) subscriber.next(nestedResult(call, value));
+            return;
+          }
+          if (!progress) {
+            last = value;
+            return;
+          }
+          let chunk: ToolCallEvent;
+          try {
+            converted = toResult(tool, call, value);
+            chunk = preliminaryResult(call, converted);
+          } catch (error) {
+            fail(error);
+            return;
+          }
+          subscriber.next(chunk);
+        },
+        error: (cause: unknown) => {
+          if (over) return;
+          settled = true;
+          fail(new ToolExecutionError({ toolName: tool.name, toolCallId: call.id, cause }));
+        },
+        complete: () => {
+          if (over) return;
+          settled = true;
+          let message: ToolMessage;
+          try {
+            message = toolMessage(call, converted ?? toResult(tool, call, last));
+          } catch (error) {
+            fail(error);
+            return;
+          }
+          end(message);
+        },
+      }),
+    );
     // It ended while it was subscribing (a synchronous tool, or a failure at once).
     if (over) source.unsubscribe();
     return stop;

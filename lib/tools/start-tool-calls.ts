@@ -18,6 +18,13 @@ export interface StartedToolCalls {
    * call finished at once (synchronous tools, refused calls).
    */
   readonly rest$: Observable<ToolCallEvent> | undefined;
+  /**
+   * When the rest is one call (the last of its round): its events as they come, its
+   * result not stored (`rest$` is the same, the result stored at `results[finished]`). A
+   * subscriber that stores the result itself spares every value a hop (each chunk of a
+   * nested agent: docs/agents.md, "Cost per nested chunk"). `undefined` otherwise.
+   */
+  readonly lone: Observable<ToolCallEvent> | undefined;
 }
 
 /**
@@ -60,7 +67,7 @@ export function startToolCalls(
         if (isToolMessage(event)) results[first + offset] = event;
       };
     if (index === calls.length - 1) {
-      return { results, finished: first, rest$: started.pipe(tap(store(0))) };
+      return { results, finished: first, rest$: started.pipe(tap(store(0))), lone: started };
     }
     const pending: Observable<ToolCallEvent>[] = [started];
     for (let later = index + 1; later < calls.length; later++) {
@@ -69,7 +76,7 @@ export function startToolCalls(
     const rest$ = from(pending).pipe(
       mergeMap((event$, offset) => event$.pipe(tap(store(offset))), execution.concurrency),
     );
-    return { results, finished: first, rest$ };
+    return { results, finished: first, rest$, lone: undefined };
   }
-  return { results, finished: calls.length, rest$: undefined };
+  return { results, finished: calls.length, rest$: undefined, lone: undefined };
 }
