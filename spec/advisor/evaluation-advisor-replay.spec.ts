@@ -109,20 +109,22 @@ describe('EvaluationAdvisor in a durable run: the judge is not asked again on re
     const journal = new InMemoryRunJournal();
     const { keeper } = decisionJournal();
     const { chat, model, judgeModel } = setUp(journal, keeper);
-    // The subscriber goes away once the retried answer is streaming; its round is recorded
-    // when it ends, then the judge (50 ms) is asked: cut off there.
+    // The subscriber goes away while the judge (50 ms) weighs the retried answer: the answer's
+    // round, held to ride with the run's end, is written when the run is unsubscribed.
     await new Promise<void>((resolve) => {
       const subscription = stream(chat, { runId: 'r2', runOwner: owner }, 'Explain.').subscribe();
       const check = setInterval(() => {
-        void journal.read({ owner, runId: 'r2' }).then((records) => {
-          if (records.filter((r) => r.type === 'model-round').length === 2) {
-            clearInterval(check);
-            subscription.unsubscribe();
-            resolve();
-          }
-        });
+        if (judgeModel.calls === 2) {
+          clearInterval(check);
+          subscription.unsubscribe();
+          resolve();
+        }
       }, 5);
     });
+    const rounds = (await journal.read({ owner, runId: 'r2' })).filter(
+      (r) => r.type === 'model-round',
+    );
+    expect(rounds).toHaveLength(2);
     expect(judgeModel.calls).toBe(2); // the rejection, and the verdict on the retry (cut off)
     const calls = model.calls;
 
