@@ -1,6 +1,5 @@
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ToolMessage } from '../core/message.js';
-import { isToolMessage, type ToolCallEvent } from './tool-call-results.js';
 import type { ToolLoopSummary } from './tool-loop-state.js';
 
 /**
@@ -42,10 +41,3 @@ export function toToolResultChunk(message: ToolMessage): ChatChunk {
 export function returnDirectText(results: readonly ToolMessage[]): ChatChunk {
   return { type: 'text-delta', text: results.map((result) => result.content).join('\n') };
 }
-
-/**
- * A finished call as its `tool-result` chunk; a preliminary result goes out as it is.
- * @internal
- */
-export const toToolEvent = (event: ToolCallEvent): ChatChunk =>
-  isToolMessage(event) ? toToolResultChunk(event) : event;

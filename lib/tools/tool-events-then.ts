@@ -8,7 +8,7 @@ import { isToolMessage, type ToolCallEvent } from './tool-call-results.js';
 /**
  * The events of a round's running tool calls as outbound chunks (a result as its
  * `tool-result` chunk, a preliminary as it is), then, once they complete, the values
- * `then()` returns: `filterThen(events$.pipe(map(toToolEvent)), keepAll, then)` in one
+ * `then()` returns: `filterThen(events$.pipe(map(asChunk)), keepAll, then)` in one
  * subscriber, the path every value of a long-running tool takes (each chunk of a nested
  * agent: docs/agents.md, "Cost per nested chunk"). An error of `events$` or of `then` is
  * the stream's error; unsubscribing unsubscribes `events$`. With `store`, each result
