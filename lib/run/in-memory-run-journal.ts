@@ -15,6 +15,7 @@ import type { RunJournal, RunJournalLimits } from './run-journal.js';
 import type { RunKey } from './run-key.js';
 import type { RunRecord } from './run-record.js';
 import { decodeRunRecord, encodeRunRecord } from './run-record-codec.js';
+import { APPEND_NOW } from './sync-append.js';
 
 /**
  * Options of {@link InMemoryRunJournal}.
@@ -73,6 +74,11 @@ export class InMemoryRunJournal implements RunJournal {
   /** @inheritDoc */
   append(key: RunKey, records: readonly RunRecord[], expectedLength: number): Promise<number> {
     return new Promise((resolve) => resolve(this.appendNow(key, records, expectedLength)));
+  }
+
+  /** The durable run's writer appends here without a Promise. @internal */
+  [APPEND_NOW](key: RunKey, records: readonly RunRecord[], expectedLength: number): number {
+    return this.appendNow(key, records, expectedLength);
   }
 
   /** @inheritDoc */

@@ -65,12 +65,26 @@ export class DurableRunState {
   }
 
   /**
+   * {@link DurableRunState.append} without a Promise when the journal appends synchronously.
+   * @param record The record without its `delivered` count.
+   * @returns `undefined` when it is written already, else settles when it is.
+   * @throws What a synchronous append threw.
+   */
+  write(record: NewRunRecord): Promise<void> | undefined {
+    return this.writer.write([{ ...record, delivered: this.delivery.position } as RunRecord]);
+  }
+
+  /**
    * Appends a record the loop does not wait for (a decision): its failure fails the next
    * append, so the run still stops on it.
    * @param record The record without its `delivered` count.
    */
   appendLater(record: NewRunRecord): void {
-    this.append(record).catch(() => undefined);
+    try {
+      this.write(record)?.catch(() => undefined);
+    } catch {
+      // Kept by the writer: the next append fails with it.
+    }
   }
 
   /**
