@@ -65,6 +65,8 @@ export class InMemoryRunJournal implements RunJournal {
   private readonly options: Required<InMemoryRunJournalOptions>;
   /** By `[owner, runId]` as JSON, least recently written first (Map order). */
   private readonly runs = new Map<string, StoredRun>();
+  private lastKey:
+    { readonly owner: string; readonly runId: string; readonly id: string } | undefined;
 
   /** @param options Limits, the count of runs kept, the clock. */
   constructor(options?: InMemoryRunJournalOptions) {
@@ -96,7 +98,7 @@ export class InMemoryRunJournal implements RunJournal {
   }
 
   private appendNow(key: RunKey, records: readonly RunRecord[], expectedLength: number): number {
-    const id = mapKey(key);
+    const id = this.idOf(key);
     const run = this.live(id);
     const length = run?.texts.length ?? 0;
     if (length !== expectedLength) throw appendConflict(key.runId, expectedLength, length);
@@ -114,6 +116,17 @@ export class InMemoryRunJournal implements RunJournal {
       if (oldest !== undefined) this.runs.delete(oldest);
     }
     return stored.texts.length;
+  }
+
+  /** The Map key of a run: the last one is kept (a run's writer passes one key object). */
+  private idOf(key: RunKey): string {
+    const last = this.lastKey;
+    if (last !== undefined && last.owner === key.owner && last.runId === key.runId) {
+      return last.id;
+    }
+    const id = mapKey(key);
+    this.lastKey = { owner: key.owner, runId: key.runId, id };
+    return id;
   }
 
   /** The run, unless it expired (then it is forgotten). */

@@ -61,7 +61,7 @@ export class DurableRunState {
    * @returns Settles when it is written.
    */
   append(record: NewRunRecord): Promise<void> {
-    return this.writer.append({ ...record, delivered: this.delivery.position });
+    return this.writer.append(this.stamped(record));
   }
 
   /**
@@ -71,7 +71,7 @@ export class DurableRunState {
    * @throws What a synchronous append threw.
    */
   write(record: NewRunRecord): Promise<void> | undefined {
-    return this.writer.write([{ ...record, delivered: this.delivery.position } as RunRecord]);
+    return this.writer.write([this.stamped(record)]);
   }
 
   /**
@@ -93,7 +93,17 @@ export class DurableRunState {
    * @param record The record without its `delivered` count.
    */
   appendWithNext(record: NewRunRecord): void {
-    this.writer.hold({ ...record, delivered: this.delivery.position });
+    this.writer.hold(this.stamped(record));
+  }
+
+  /**
+   * The record with the units delivered so far. Each caller passes an object literal of its
+   * own, made for this record: it is completed in place, not copied (a spread per record
+   * was a tenth of the advisor's own cost per round).
+   */
+  private stamped(record: NewRunRecord): RunRecord {
+    (record as { delivered?: number }).delivered = this.delivery.position;
+    return record as RunRecord;
   }
 
   /**
