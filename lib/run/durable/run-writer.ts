@@ -45,11 +45,8 @@ export class RunWriter {
    * @returns Settles when they are written (or could not be).
    */
   append(...records: RunRecord[]): Promise<void> {
-    try {
-      return this.write(records) ?? WRITTEN;
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    // What a synchronous append throws rejects the Promise.
+    return new Promise<void>((resolve) => resolve(this.write(records)));
   }
 
   /**

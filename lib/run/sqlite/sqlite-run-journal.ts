@@ -80,11 +80,7 @@ export class SqliteRunJournal implements RunJournal {
 
   /** @inheritDoc */
   append(key: RunKey, records: readonly RunRecord[], expectedLength: number): Promise<number> {
-    try {
-      return Promise.resolve(this[APPEND_NOW](key, records, expectedLength));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return new Promise((resolve) => resolve(this[APPEND_NOW](key, records, expectedLength)));
   }
 
   /** The durable run's writer appends here without a Promise (better-sqlite3 is synchronous). @internal */
@@ -192,11 +188,7 @@ export class SqliteRunJournal implements RunJournal {
     runId: string,
     work: (s: SqliteRunStatements) => T,
   ): Promise<T> {
-    try {
-      return Promise.resolve(this.runNow(operation, runId, work));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return new Promise((resolve) => resolve(this.runNow(operation, runId, work)));
   }
 
   /** `work` on the statements; what fails is thrown as a `RunJournalError`. */
