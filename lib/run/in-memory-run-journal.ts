@@ -15,6 +15,7 @@ import type { RunJournal, RunJournalLimits } from './run-journal.js';
 import type { RunKey } from './run-key.js';
 import type { RunRecord } from './run-record.js';
 import { decodeRunRecord, encodeRunRecord } from './run-record-codec.js';
+import { APPEND_NOW } from './sync-append.js';
 
 /**
  * Options of {@link InMemoryRunJournal}.
@@ -64,6 +65,8 @@ export class InMemoryRunJournal implements RunJournal {
   private readonly options: Required<InMemoryRunJournalOptions>;
   /** By `[owner, runId]` as JSON, least recently written first (Map order). */
   private readonly runs = new Map<string, StoredRun>();
+  private lastKey:
+    { readonly owner: string; readonly runId: string; readonly id: string } | undefined;
 
   /** @param options Limits, the count of runs kept, the clock. */
   constructor(options?: InMemoryRunJournalOptions) {
@@ -73,6 +76,11 @@ export class InMemoryRunJournal implements RunJournal {
   /** @inheritDoc */
   append(key: RunKey, records: readonly RunRecord[], expectedLength: number): Promise<number> {
     return new Promise((resolve) => resolve(this.appendNow(key, records, expectedLength)));
+  }
+
+  /** The durable run's writer appends here without a Promise. @internal */
+  [APPEND_NOW](key: RunKey, records: readonly RunRecord[], expectedLength: number): number {
+    return this.appendNow(key, records, expectedLength);
   }
 
   /** @inheritDoc */
@@ -90,7 +98,7 @@ export class InMemoryRunJournal implements RunJournal {
   }
 
   private appendNow(key: RunKey, records: readonly RunRecord[], expectedLength: number): number {
-    const id = mapKey(key);
+    const id = this.idOf(key);
     const run = this.live(id);
     const length = run?.texts.length ?? 0;
     if (length !== expectedLength) throw appendConflict(key.runId, expectedLength, length);
@@ -108,6 +116,17 @@ export class InMemoryRunJournal implements RunJournal {
       if (oldest !== undefined) this.runs.delete(oldest);
     }
     return stored.texts.length;
+  }
+
+  /** The Map key of a run: the last one is kept (a run's writer passes one key object). */
+  private idOf(key: RunKey): string {
+    const last = this.lastKey;
+    if (last !== undefined && last.owner === key.owner && last.runId === key.runId) {
+      return last.id;
+    }
+    const id = mapKey(key);
+    this.lastKey = { owner: key.owner, runId: key.runId, id };
+    return id;
   }
 
   /** The run, unless it expired (then it is forgotten). */

@@ -66,6 +66,11 @@ function stateOf(records: RunRecord[] | undefined) {
       };
       return now;
     },
+    // A synchronous journal's path: written on the spot, no Promise.
+    write: (appended: RunRecord[]) => {
+      written.push(...held.splice(0), ...appended);
+      return undefined;
+    },
   } as unknown as RunWriter;
   const recorded = records === undefined ? undefined : new RecordedRun('r1', records);
   const state = new DurableRunState(

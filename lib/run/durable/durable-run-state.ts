@@ -61,7 +61,17 @@ export class DurableRunState {
    * @returns Settles when it is written.
    */
   append(record: NewRunRecord): Promise<void> {
-    return this.writer.append({ ...record, delivered: this.delivery.position });
+    return this.writer.append(this.stamped(record));
+  }
+
+  /**
+   * {@link DurableRunState.append} without a Promise when the journal appends synchronously.
+   * @param record The record without its `delivered` count.
+   * @returns `undefined` when it is written already, else settles when it is.
+   * @throws What a synchronous append threw.
+   */
+  write(record: NewRunRecord): Promise<void> | undefined {
+    return this.writer.write([this.stamped(record)]);
   }
 
   /**
@@ -70,7 +80,11 @@ export class DurableRunState {
    * @param record The record without its `delivered` count.
    */
   appendLater(record: NewRunRecord): void {
-    this.append(record).catch(() => undefined);
+    try {
+      this.write(record)?.catch(() => undefined);
+    } catch {
+      // Kept by the writer: the next append fails with it.
+    }
   }
 
   /**
@@ -79,7 +93,17 @@ export class DurableRunState {
    * @param record The record without its `delivered` count.
    */
   appendWithNext(record: NewRunRecord): void {
-    this.writer.hold({ ...record, delivered: this.delivery.position });
+    this.writer.hold(this.stamped(record));
+  }
+
+  /**
+   * The record with the units delivered so far. Each caller passes an object literal of its
+   * own, made for this record: it is completed in place, not copied (a spread per record
+   * was a tenth of the advisor's own cost per round).
+   */
+  private stamped(record: NewRunRecord): RunRecord {
+    (record as { delivered?: number }).delivered = this.delivery.position;
+    return record as RunRecord;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { concat, defer, EMPTY, from, ignoreElements, tap, type Observable } from 'rxjs';
+import { from, Observable } from 'rxjs';
 import type { ModelCallInterceptor } from '../../advisor-api/model-call-interceptor.js';
 import type { ChatChunk } from '../../core/chat-chunk.js';
 import { ResponseAssembler } from '../../core/response-assembler.js';
@@ -21,33 +21,60 @@ import { modelRoundRecord, replayedChunks } from './replayed-round.js';
  */
 export function modelRoundInterceptor(state: DurableRunState): ModelCallInterceptor {
   return (call, proceed) =>
-    defer((): Observable<ChatChunk> => {
+    new Observable<ChatChunk>((subscriber) => {
       const index = state.completedRounds;
       const recorded = state.recorded?.rounds[index];
-      const done = (): void => {
-        state.completedRounds = index + 1;
-      };
       if (recorded !== undefined) {
-        return from(replayedChunks(recorded)).pipe(tap({ complete: done }));
+        return from(replayedChunks(recorded)).subscribe({
+          next: (chunk) => subscriber.next(chunk),
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => {
+            state.completedRounds = index + 1;
+            subscriber.complete();
+          },
+        });
       }
-      const assembler = new ResponseAssembler();
+      // One subscriber for the round: no operator chain, no Promise when the journal
+      // appends synchronously; the assembler is dropped once the round is built.
+      let assembler: ResponseAssembler | undefined = new ResponseAssembler();
       let sawUsage = false;
-      const live$ = proceed(call.request).pipe(
-        tap((chunk) => {
-          assembler.add(chunk);
+      const ended = (): void => {
+        if (subscriber.closed) return;
+        state.completedRounds = index + 1;
+        subscriber.complete();
+      };
+      return proceed(call.request).subscribe({
+        next: (chunk) => {
+          try {
+            assembler?.add(chunk);
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
           if (chunk.type === 'usage') sawUsage = true;
-        }),
-      );
-      const record$ = defer(() => {
-        const record = modelRoundRecord(index + 1, assembler.build(), sawUsage);
-        // A round without tool calls ends the loop (or a retry follows): nothing runs on
-        // it, so it rides with the next append (`run-ended`, or the retry's record).
-        if (record.type === 'model-round' && (record.message.toolCalls?.length ?? 0) === 0) {
-          state.appendWithNext(record);
-          return EMPTY;
-        }
-        return from(state.append(record));
-      }).pipe(ignoreElements(), tap({ complete: done }));
-      return concat(live$, record$);
+          subscriber.next(chunk);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          let written: Promise<void> | undefined;
+          try {
+            const response = (assembler ?? new ResponseAssembler()).build();
+            assembler = undefined;
+            const record = modelRoundRecord(index + 1, response, sawUsage);
+            // A round without tool calls ends the loop (or a retry follows): nothing runs on
+            // it, so it rides with the next append (`run-ended`, or the retry's record).
+            if (record.type === 'model-round' && (record.message.toolCalls?.length ?? 0) === 0) {
+              state.appendWithNext(record);
+            } else {
+              written = state.write(record);
+            }
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
+          if (written === undefined) ended();
+          else written.then(ended, (error: unknown) => subscriber.error(error));
+        },
+      });
     });
 }

@@ -1,6 +1,9 @@
 import type { RunJournal } from '../run-journal.js';
 import type { RunKey } from '../run-key.js';
 import type { RunRecord } from '../run-record.js';
+import { appendNowOf, type AppendNow } from '../sync-append.js';
+
+const WRITTEN: Promise<void> = Promise.resolve();
 
 /**
  * Appends one subscription's records to its run, one append at a time and in the order
@@ -11,13 +14,17 @@ import type { RunRecord } from '../run-record.js';
  * A record that need not be durable at once (the outcome of an idempotent tool: lost, the
  * tool runs again) is held (`hold`) and rides with the next append, in its place in the
  * order: one append, one round trip, one transaction for a round and the outcomes before it.
+ *
+ * A journal with a synchronous append (in memory, SQLite) is written on the spot, with no
+ * Promise: every append of such a journal is done when `write` returns, so the order holds.
  * @internal
  */
 export class RunWriter {
-  private tail: Promise<void> = Promise.resolve();
+  private tail: Promise<void> = WRITTEN;
   private failure: { error: unknown } | undefined;
   /** Records held for the next append, in order. */
   private held: RunRecord[] = [];
+  private readonly appendNow: AppendNow | undefined;
 
   /**
    * @param journal The store.
@@ -28,7 +35,9 @@ export class RunWriter {
     private readonly journal: RunJournal,
     private readonly key: RunKey,
     private length: number,
-  ) {}
+  ) {
+    this.appendNow = appendNowOf(journal);
+  }
 
   /**
    * Appends the held records, then these, in one append after those asked for before.
@@ -36,8 +45,30 @@ export class RunWriter {
    * @returns Settles when they are written (or could not be).
    */
   append(...records: RunRecord[]): Promise<void> {
+    // What a synchronous append throws rejects the Promise.
+    return new Promise<void>((resolve) => resolve(this.write(records)));
+  }
+
+  /**
+   * {@link RunWriter.append} without a Promise when the journal appends synchronously.
+   * @param records The records.
+   * @returns `undefined` when they are written already, else settles when they are.
+   * @throws What the synchronous append threw (or an earlier append's failure).
+   */
+  write(records: RunRecord[]): Promise<void> | undefined {
     const batch = this.held.length === 0 ? records : [...this.held, ...records];
     this.held = [];
+    const { appendNow } = this;
+    if (appendNow !== undefined) {
+      if (this.failure !== undefined) throw this.failure.error;
+      try {
+        this.length = appendNow(this.key, batch, this.length);
+      } catch (error) {
+        this.failure = { error };
+        throw error;
+      }
+      return undefined;
+    }
     const written = this.tail.then(async () => {
       if (this.failure !== undefined) throw this.failure.error;
       try {

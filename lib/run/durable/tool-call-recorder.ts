@@ -71,19 +71,26 @@ function intercept(
     // Policy 'fail' (with 'approve', the loop asked first and only an approved call gets here).
     if (state.uncertainToolCalls === 'fail') throw uncertain(state, call);
   }
-  const outcome$ = defer(() => {
-    const outcome = proceed(call);
-    return isObservable(outcome) ? outcome : of(outcome);
-  });
   if (idempotent) {
     // Lost at a crash, it runs again: it rides with the run's next append (the next round's).
-    return outcome$.pipe(
+    // Started on the spot, as the core starts a call: a result that is there at once is
+    // held and passed on with no Observable.
+    const outcome = proceed(call);
+    if (!isObservable(outcome)) {
+      state.appendWithNext({ type: 'tool-outcome', round, message: outcome });
+      return outcome;
+    }
+    return outcome.pipe(
       tap((event) => {
         if (isToolMessage(event))
           state.appendWithNext({ type: 'tool-outcome', round, message: event });
       }),
     );
   }
+  const outcome$ = defer(() => {
+    const outcome = proceed(call);
+    return isObservable(outcome) ? outcome : of(outcome);
+  });
   const run$ = outcome$.pipe(
     concatMap((event) =>
       isToolMessage(event)

@@ -5,6 +5,7 @@ import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import { RunJournalError } from '../../errors/run-journal-error.js';
 import { sqliteFailureReason } from '../../sqlite/sqlite-failure-reason.js';
 import { appendConflict, checkAppendLimits, recordSizes } from '../journal-limits.js';
+import { APPEND_NOW } from '../sync-append.js';
 import type { RunJournal } from '../run-journal.js';
 import type { RunKey } from '../run-key.js';
 import type { RunRecord } from '../run-record.js';
@@ -79,7 +80,12 @@ export class SqliteRunJournal implements RunJournal {
 
   /** @inheritDoc */
   append(key: RunKey, records: readonly RunRecord[], expectedLength: number): Promise<number> {
-    return this.run('append', key.runId, (s) => {
+    return new Promise((resolve) => resolve(this[APPEND_NOW](key, records, expectedLength)));
+  }
+
+  /** The durable run's writer appends here without a Promise (better-sqlite3 is synchronous). @internal */
+  [APPEND_NOW](key: RunKey, records: readonly RunRecord[], expectedLength: number): number {
+    return this.runNow('append', key.runId, (s) => {
       const texts = records.map(encodeRunRecord);
       const sizes = recordSizes(texts);
       // Made once (better-sqlite3 builds a transaction's functions on each `transaction()`).
@@ -182,12 +188,17 @@ export class SqliteRunJournal implements RunJournal {
     runId: string,
     work: (s: SqliteRunStatements) => T,
   ): Promise<T> {
+    return new Promise((resolve) => resolve(this.runNow(operation, runId, work)));
+  }
+
+  /** `work` on the statements; what fails is thrown as a `RunJournalError`. */
+  private runNow<T>(operation: string, runId: string, work: (s: SqliteRunStatements) => T): T {
     try {
       if (!this.database.open) throw new Error('the database is closed');
       this.statements ??= prepareRunStatements(this.database, this.tableName);
-      return Promise.resolve(work(this.statements));
+      return work(this.statements);
     } catch (error) {
-      return Promise.reject(this.failure(error, operation, runId));
+      throw this.failure(error, operation, runId);
     }
   }
 

@@ -1,0 +1,36 @@
+import type { RunJournal } from './run-journal.js';
+import type { RunKey } from './run-key.js';
+import type { RunRecord } from './run-record.js';
+
+/**
+ * The key of a journal's synchronous append: a store whose append does all its work on the
+ * spot (in memory, SQLite through better-sqlite3) offers it under this symbol, so that the
+ * durable run's writer appends without a Promise (and the microtask hops it costs) per
+ * append. Not part of the `RunJournal` contract: a store without it is appended to through
+ * `append`, and a wrapper of a journal (a counter, a decorator) that does not pass it on
+ * just takes the asynchronous path.
+ * @internal
+ */
+export const APPEND_NOW: unique symbol = Symbol('rx-advisors.run-journal.append-now');
+
+/**
+ * A journal's synchronous append: what `append` does, returning the run's new length or
+ * throwing what `append` would reject with.
+ * @internal
+ */
+export type AppendNow = (
+  key: RunKey,
+  records: readonly RunRecord[],
+  expectedLength: number,
+) => number;
+
+/**
+ * The synchronous append of a journal, bound to it, when it has one.
+ * @internal
+ * @param journal A journal.
+ * @returns Its synchronous append, or `undefined`.
+ */
+export function appendNowOf(journal: RunJournal): AppendNow | undefined {
+  const appendNow = (journal as { [APPEND_NOW]?: unknown })[APPEND_NOW];
+  return typeof appendNow === 'function' ? (appendNow as AppendNow).bind(journal) : undefined;
+}
