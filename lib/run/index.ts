@@ -14,6 +14,7 @@ export {
   type ToolCallStartedRecord,
   type ToolOutcomeRecord,
   type ValidationRetryRecord,
+  type RecursionDecisionRecord,
 } from './run-record.js';
 
 // Stores

@@ -89,6 +89,11 @@ const REQUIRED: Readonly<Record<RunRecord['type'], readonly [string, (v: unknown
       ['attempt', isCount],
       ['feedback', (v) => typeof v === 'string'],
     ],
+    'recursion-decision': [
+      ['advisor', (v) => typeof v === 'string'],
+      ['attempt', isCount],
+      ['decision', (d) => isObject(d) && typeof d['retry'] === 'boolean'],
+    ],
     'run-ended': [['outcome', (v) => v === 'completed' || v === 'failed' || v === 'cancelled']],
   };
 

@@ -2,6 +2,7 @@ import type { FinishReason } from '../core/chat-chunk.js';
 import type { AssistantMessage, Message, ToolMessage } from '../core/message.js';
 import type { ToolApprovalDecision } from '../core/tool.js';
 import type { Usage } from '../core/usage.js';
+import type { RecordedRecursionDecision } from '../advisor-api/recursion-decisions.js';
 
 /**
  * What every record carries: how many chunks the caller had received when it was written,
@@ -167,6 +168,32 @@ export interface ValidationRetryRecord extends RunRecordBase {
 }
 
 /**
+ * A recursive advisor's decision after an attempt (an `EvaluationAdvisor`'s judge verdict):
+ * a resume takes it instead of asking the judge again.
+ *
+ * @example
+ * ```ts
+ * import type { RecursionDecisionRecord } from 'rx-advisors/run';
+ * const verdict: RecursionDecisionRecord = {
+ *   type: 'recursion-decision',
+ *   delivered: 9,
+ *   advisor: 'evaluation',
+ *   attempt: 1,
+ *   decision: { retry: true, reason: 'rejected (score 3): Say more.' },
+ * };
+ * ```
+ */
+export interface RecursionDecisionRecord extends RunRecordBase {
+  readonly type: 'recursion-decision';
+  /** The recursive advisor's name. */
+  readonly advisor: string;
+  /** The attempt the decision was made after, from 1. */
+  readonly attempt: number;
+  /** The decision, with the next attempt's messages and what deciding cost. */
+  readonly decision: RecordedRecursionDecision;
+}
+
+/**
  * The run ended: completed, failed or cancelled, with the usage of the whole run.
  *
  * @example
@@ -201,6 +228,7 @@ export type RunRecord =
   | ToolOutcomeRecord
   | ApprovalDecisionRecord
   | ValidationRetryRecord
+  | RecursionDecisionRecord
   | RunEndedRecord;
 
 /**
@@ -219,5 +247,6 @@ export const RUN_RECORD_TYPES = [
   'tool-outcome',
   'approval',
   'validation-retry',
+  'recursion-decision',
   'run-ended',
 ] as const satisfies readonly RunRecord['type'][];

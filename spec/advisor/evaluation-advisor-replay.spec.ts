@@ -1,18 +1,8 @@
 // Issue 26: an EvaluationAdvisor inside a durable run. Its verdicts go through the call's
-// RecursionDecisionLog (ContextKeys.RECURSION_DECISIONS), so a replay of a recorded run
-// takes the recorded verdicts and does not ask the judge model again. The durable run
-// (lib/run) does not register a log yet (it needs a journal record for a decision; see
-// docs/durable-runs.md, "On Redis, and judges on replay"), so `decisionJournal` below
-// stands in for that record, beside the real DurableRunAdvisor and journal that replay the
-// model rounds and the retries.
-import { lastValueFrom, take, toArray, type Observable } from 'rxjs';
-import { advisor } from '../../lib/advisor-api/advisor';
-import { ContextKeys } from '../../lib/advisor-api/context-keys';
-import { Order } from '../../lib/advisor-api/order';
-import type {
-  RecordedRecursionDecision,
-  RecursionDecisionLog,
-} from '../../lib/advisor-api/recursion-decisions';
+// RecursionDecisionLog (ContextKeys.RECURSION_DECISIONS), which DurableRunAdvisor registers
+// and keeps as `recursion-decision` records, so a replay of a recorded run takes the
+// recorded verdicts and does not ask the judge model again.
+import { lastValueFrom, toArray, type Observable } from 'rxjs';
 import { EvaluationAdvisor } from '../../lib/advisor/evaluation-advisor';
 import { ChatClient } from '../../lib/client/chat-client';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
@@ -24,32 +14,7 @@ const owner = 'user-1';
 const LONG = 'A longer answer, with the detail the reviewer asked for.';
 const JUDGE_USAGE = { inputTokens: 7, outputTokens: 2 };
 
-/** The decisions of each run, kept across subscriptions as a journal would keep them. */
-function decisionJournal() {
-  const runs = new Map<string, Map<string, RecordedRecursionDecision>>();
-  const recorded: string[] = [];
-  const keeper = advisor({
-    name: 'decision-journal',
-    order: Order.HIGHEST_PRECEDENCE + 1, // inside the durable run, outside the evaluation
-    before: (request) => {
-      const runId = String(request.context.get('runId'));
-      const kept = runs.get(runId) ?? new Map<string, RecordedRecursionDecision>();
-      runs.set(runId, kept);
-      const log: RecursionDecisionLog = {
-        recorded: (name, attempt) => kept.get(`${name}/${attempt}`),
-        record: (name, attempt, decision) => {
-          recorded.push(`${name}/${attempt}`);
-          kept.set(`${name}/${attempt}`, decision);
-        },
-      };
-      request.context.set(ContextKeys.RECURSION_DECISIONS, log);
-      return request;
-    },
-  });
-  return { keeper, recorded };
-}
-
-function setUp(journal: InMemoryRunJournal, keeper: ReturnType<typeof advisor>) {
+function setUp(journal: InMemoryRunJournal) {
   // The first answer is short; the answer after the reviewer's feedback is not.
   const model = MockChatModel.respond((request) =>
     request.messages.some((m) => m.role === 'assistant')
@@ -65,7 +30,6 @@ function setUp(journal: InMemoryRunJournal, keeper: ReturnType<typeof advisor>) 
   const chat = ChatClient.builder(model)
     .defaultAdvisors(
       new DurableRunAdvisor({ journal }),
-      keeper,
       new EvaluationAdvisor({ judge: ChatClient.create(judgeModel) }),
     )
     .build();
@@ -84,12 +48,15 @@ const text = (chunks: readonly ChatChunk[]) =>
 describe('EvaluationAdvisor in a durable run: the judge is not asked again on replay', () => {
   it('replays a completed run with its retry and no judge call', async () => {
     const journal = new InMemoryRunJournal();
-    const { keeper, recorded } = decisionJournal();
-    const { chat, model, judgeModel } = setUp(journal, keeper);
+    const { chat, model, judgeModel } = setUp(journal);
     const first = await all(stream(chat, { runId: 'r1', runOwner: owner }, 'Explain.'));
     expect(first.filter((c) => c.type === 'retry')).toHaveLength(1);
     expect(judgeModel.calls).toBe(2);
-    expect(recorded).toEqual(['evaluation/1', 'evaluation/2']);
+    const decisions = async (runId: string) =>
+      (await journal.read({ owner, runId })).flatMap((r) =>
+        r.type === 'recursion-decision' ? [`${r.advisor}/${r.attempt}/${r.decision.retry}`] : [],
+      );
+    expect(await decisions('r1')).toEqual(['evaluation/1/true', 'evaluation/2/false']);
     const records = (await journal.read({ owner, runId: 'r1' })).length;
 
     const replay = await all(stream(chat, { runId: 'r1', runOwner: owner, runReplay: 'all' }));
@@ -102,13 +69,12 @@ describe('EvaluationAdvisor in a durable run: the judge is not asked again on re
     expect(usage(replay)).toEqual(usage(first));
     // The replayed retry matched the recorded one: nothing recorded twice.
     expect((await journal.read({ owner, runId: 'r1' })).length).toBe(records);
-    expect(recorded).toHaveLength(2);
+    expect(await decisions('r1')).toHaveLength(2);
   });
 
   it('resumes a run cut off while judging the retried answer: only that answer is judged', async () => {
     const journal = new InMemoryRunJournal();
-    const { keeper } = decisionJournal();
-    const { chat, model, judgeModel } = setUp(journal, keeper);
+    const { chat, model, judgeModel } = setUp(journal);
     // The subscriber goes away while the judge (50 ms) weighs the retried answer: the answer's
     // round, held to ride with the run's end, is written when the run is unsubscribed.
     await new Promise<void>((resolve) => {
@@ -136,17 +102,13 @@ describe('EvaluationAdvisor in a durable run: the judge is not asked again on re
     expect(resumed.filter((c) => c.type === 'retry')).toHaveLength(1);
   });
 
-  it('asks the judge as before when nothing registers a log', async () => {
-    const journal = new InMemoryRunJournal();
+  it('asks the judge on every call when nothing registers a log (no durable run)', async () => {
     const judge = MockChatModel.respond(() => ({ text: '{"pass":true,"feedback":""}' }));
     const chat = ChatClient.builder(MockChatModel.respond(() => ({ text: 'Hi.' })))
-      .defaultAdvisors(
-        new DurableRunAdvisor({ journal }),
-        new EvaluationAdvisor({ judge: ChatClient.create(judge) }),
-      )
+      .defaultAdvisors(new EvaluationAdvisor({ judge: ChatClient.create(judge) }))
       .build();
-    await all(stream(chat, { runId: 'r3', runOwner: owner }, 'Hello?').pipe(take(100)));
-    await all(stream(chat, { runId: 'r3', runOwner: owner }));
+    await all(chat.prompt('Hello?').stream().chunks());
+    await all(chat.prompt('Hello?').stream().chunks());
     expect(judge.calls).toBe(2);
   });
 });

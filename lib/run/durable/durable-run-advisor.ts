@@ -14,6 +14,7 @@ import {
 import type { Advisor, AdvisorChain } from '../../advisor-api/advisor.js';
 import { CallInterceptors } from '../../advisor-api/call-interceptors.js';
 import { ContextKeys } from '../../advisor-api/context-keys.js';
+import type { RecursionDecisionLog } from '../../advisor-api/recursion-decisions.js';
 import { Order } from '../../advisor-api/order.js';
 import { ADVISOR_IDENTITY_RULES } from '../../advisor-api/validate-advisor-identity.js';
 import type { ChatChunk, FinishReason, RetryChunk } from '../../core/chat-chunk.js';
@@ -35,7 +36,7 @@ import { DurableRunParams, type RunReplay } from './durable-run-params.js';
 import { DurableRunState, type UncertainToolCallPolicy } from './durable-run-state.js';
 import { modelRoundInterceptor } from './model-round-interceptor.js';
 import { outbound } from './outbound.js';
-import { RecordedRun, retryKey } from './recorded-run.js';
+import { decisionKey, RecordedRun, retryKey } from './recorded-run.js';
 import { checkStartable, resumeDecisions } from './run-request.js';
 import { RunWriter } from './run-writer.js';
 import { toolCallRecorder } from './tool-call-recorder.js';
@@ -199,6 +200,7 @@ export class DurableRunAdvisor implements Advisor {
       this.options.uncertainToolCalls,
       decisions,
     );
+    context.set(ContextKeys.RECURSION_DECISIONS, decisionLog(state, recorded));
     CallInterceptors.of(context)
       .onModelCall(this, modelRoundInterceptor(state))
       .onToolCall(this, toolCallRecorder(state));
@@ -258,6 +260,22 @@ function recordRetry(
   if (left > 0) recorded.set(key, left - 1);
   else
     state.appendLater({ type: 'validation-retry', attempt: chunk.attempt, feedback: chunk.reason });
+}
+
+/**
+ * The run's log of recursive advisors' decisions (an evaluation judge's verdicts): a resume
+ * takes the recorded ones, so the judge is not asked again; a new one rides with the next
+ * append (a crash before it asks the judge again, as a model call in flight is re-issued).
+ */
+function decisionLog(
+  state: DurableRunState,
+  recorded: RecordedRun | undefined,
+): RecursionDecisionLog {
+  return {
+    recorded: (advisor, attempt) => recorded?.recursionDecisions.get(decisionKey(advisor, attempt)),
+    record: (advisor, attempt, decision) =>
+      state.appendLater({ type: 'recursion-decision', advisor, attempt, decision }),
+  };
 }
 
 function stringParam(context: ReadonlyMap<string, unknown>, key: string): string | undefined {

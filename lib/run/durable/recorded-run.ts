@@ -1,11 +1,16 @@
 import type { ToolMessage } from '../../core/message.js';
 import type { ToolApprovalDecision } from '../../core/tool.js';
+import type { RecordedRecursionDecision } from '../../advisor-api/recursion-decisions.js';
 import { RunJournalError } from '../../errors/run-journal-error.js';
 import type { ModelRoundRecord, RunRecord, RunStartedRecord } from '../run-record.js';
 
 /** A retry (its attempt and feedback), as a Map key. @internal */
 export const retryKey = (attempt: number, feedback: string): string =>
   `${attempt}\u0000${feedback}`;
+
+/** A recursive advisor's attempt, as a Map key. @internal */
+export const decisionKey = (advisor: string, attempt: number): string =>
+  `${advisor}\u0000${attempt}`;
 
 /** One tool call of one model round, as a Map key. */
 const callKey = (round: number, toolCallId: string): string => `${round}\u0000${toolCallId}`;
@@ -24,6 +29,8 @@ export class RecordedRun {
   readonly rounds: ModelRoundRecord[] = [];
   /** The `validation-retry` records, by attempt and feedback (a count per pair). */
   readonly retries = new Map<string, number>();
+  /** The `recursion-decision` records, by advisor and attempt (`decisionKey`). */
+  readonly recursionDecisions = new Map<string, RecordedRecursionDecision>();
   /** Whether a `run-ended` record says the run completed. */
   readonly completed: boolean;
   /** The `delivered` count of the last record: what the caller had surely seen. */
@@ -73,6 +80,9 @@ export class RecordedRun {
           this.retries.set(key, (this.retries.get(key) ?? 0) + 1);
           break;
         }
+        case 'recursion-decision':
+          this.recursionDecisions.set(decisionKey(record.advisor, record.attempt), record.decision);
+          break;
         case 'run-ended':
           completed = record.outcome === 'completed';
           break;

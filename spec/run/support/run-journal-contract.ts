@@ -181,6 +181,10 @@ export function runJournalContract(name: string, create: RunJournalFactory): voi
         '{not json',
         '[1,2]',
         storedText({ type: 'payment' }, numbered('x', 0)),
+        storedText(
+          { type: 'recursion-decision', advisor: 'e', attempt: 1, decision: {} },
+          numbered('x', 0),
+        ),
       ]) {
         await harness.overwrite(alice, 1, text);
         const error = await failureOf(journal.read(alice));

@@ -31,6 +31,18 @@ export const everyType = (): RunRecord[] => [
     round: 1,
     message: { role: 'tool', toolCallId: 'call_1', name: 'pay', content: '{"ok":true}' },
   },
+  {
+    type: 'recursion-decision',
+    delivered: 6,
+    advisor: 'evaluation',
+    attempt: 1,
+    decision: {
+      retry: true,
+      reason: 'rejected (score 3): Say more.',
+      messages: [{ role: 'user', content: 'Pay the invoice.' }],
+      usage: { inputTokens: 7, outputTokens: 2 },
+    },
+  },
   { type: 'validation-retry', delivered: 6, attempt: 2, feedback: '/price must be a number' },
   {
     type: 'model-round',
