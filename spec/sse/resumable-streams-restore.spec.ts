@@ -7,17 +7,14 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Observable, type Subscription } from 'rxjs';
-import type { EventSourceMessage } from 'eventsource-parser';
 import type { ChatChunk } from '../../lib/core/chat-chunk';
-import { ChatClient } from '../../lib/client/chat-client';
 import { InvalidOptionsError } from '../../lib/errors/invalid-options-error';
-import { DurableRunAdvisor } from '../../lib/run/durable/durable-run-advisor';
 import { durableRunRestorer } from '../../lib/run/durable/durable-run-restorer';
 import { SqliteRunJournal } from '../../lib/run/sqlite/sqlite-run-journal';
 import { pipeToNodeResponse, ResumableStreams } from '../../lib/sse';
 import { MockChatModel } from '../../lib/testing';
-import { tool } from '../../lib/tools/tool-fn';
 import { close, listen, parseSse, readEvents } from './support/sse-test-kit';
+import { deltas, durableSearchClient, text } from './support/durable-search-client';
 
 const WORDS = Array.from({ length: 40 }, (_, i) => `word${i} `);
 const ANSWER = `Looking it up. ${WORDS.join('')}`;
@@ -46,22 +43,8 @@ interface Instance {
 
 /** One server process: a client with a durable run, resumable streams restoring from the journal. */
 async function startInstance(journal: SqliteRunJournal): Promise<Instance> {
-  const searches: string[] = [];
   const chatModel = model();
-  const search = tool({
-    name: 'search',
-    description: 'Searches',
-    parameters: { type: 'object', properties: { q: { type: 'string' } } },
-    idempotent: true,
-    execute: ({ q }: { q?: string }) => {
-      searches.push(String(q));
-      return 'found it';
-    },
-  });
-  const client = ChatClient.builder(chatModel)
-    .defaultAdvisors(new DurableRunAdvisor({ journal }))
-    .defaultTools(search)
-    .build();
+  const { client, searches } = durableSearchClient(chatModel, journal);
   const streams = new ResumableStreams({
     restore: durableRunRestorer({
       journal,
@@ -102,14 +85,6 @@ async function kill(instance: Instance): Promise<void> {
   instance.streams.clear();
   await close(instance.server);
 }
-
-const text = (events: readonly EventSourceMessage[]): string =>
-  events
-    .filter((e) => e.event === 'text-delta')
-    .map((e) => (JSON.parse(e.data) as { text: string }).text)
-    .join('');
-const deltas = (events: readonly EventSourceMessage[]) =>
-  events.filter((e) => e.event === 'text-delta').length;
 
 describe('ResumableStreams restore: a durable run after a server restart', () => {
   let dir: string;

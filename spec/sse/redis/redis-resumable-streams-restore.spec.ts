@@ -14,6 +14,7 @@ import { RedisResumableStreams } from '../../../lib/sse/redis/index';
 import { waitUntil } from '../../support/servers/free-port';
 import { describeWith, redisPlan, type StoreServer } from '../../support/servers/store-servers';
 import { readEvents } from '../support/sse-test-kit';
+import { deltas, text } from '../support/durable-search-client';
 import {
   ANSWER,
   startDurableRedisInstance,
@@ -22,13 +23,6 @@ import {
 
 const plan = redisPlan();
 
-const text = (events: readonly EventSourceMessage[]): string =>
-  events
-    .filter((e) => e.event === 'text-delta')
-    .map((e) => (JSON.parse(e.data) as { text: string }).text)
-    .join('');
-const deltas = (events: readonly EventSourceMessage[]) =>
-  events.filter((e) => e.event === 'text-delta').length;
 const lastId = (events: readonly EventSourceMessage[]): string => events[events.length - 1].id!;
 
 let prefixes = 0;

@@ -6,15 +6,13 @@
 import { createServer, type Server } from 'node:http';
 import { createClient } from 'redis';
 import type { Subscription } from 'rxjs';
-import { ChatClient } from '../../../../lib/client/chat-client';
-import { DurableRunAdvisor } from '../../../../lib/run/durable/durable-run-advisor';
 import { durableRunRestorer } from '../../../../lib/run/durable/durable-run-restorer';
 import { SqliteRunJournal } from '../../../../lib/run/sqlite/sqlite-run-journal';
 import { pipeToNodeResponse } from '../../../../lib/sse';
 import { RedisResumableStreams } from '../../../../lib/sse/redis/index';
 import { MockChatModel } from '../../../../lib/testing';
-import { tool } from '../../../../lib/tools/tool-fn';
 import { close, listen } from '../../support/sse-test-kit';
+import { durableSearchClient } from '../../support/durable-search-client';
 
 export const WORDS = Array.from({ length: 40 }, (_, i) => `word${i} `);
 export const ANSWER = `Looking it up. ${WORDS.join('')}`;
@@ -54,23 +52,9 @@ export interface DurableRedisPlace {
 export async function startDurableRedisInstance(
   place: DurableRedisPlace,
 ): Promise<DurableRedisInstance> {
-  const searches: string[] = [];
   const chatModel = model(place.interval ?? 10);
   const journal = new SqliteRunJournal({ path: place.journalPath });
-  const search = tool({
-    name: 'search',
-    description: 'Searches',
-    parameters: { type: 'object', properties: { q: { type: 'string' } } },
-    idempotent: true,
-    execute: ({ q }: { q?: string }) => {
-      searches.push(String(q));
-      return 'found it';
-    },
-  });
-  const client = ChatClient.builder(chatModel)
-    .defaultAdvisors(new DurableRunAdvisor({ journal }))
-    .defaultTools(search)
-    .build();
+  const { client, searches } = durableSearchClient(chatModel, journal);
   const redis = createClient({ url: place.redisUrl });
   redis.on('error', () => undefined);
   await redis.connect();
