@@ -1,4 +1,5 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { LoopbackForwarder } from '../../support/servers/loopback-forwarder';
 
 /** PostgreSQL's ReadyForQuery message (idle): the server finished a statement, committed. */
 const READY_FOR_QUERY = Buffer.from([0x5a, 0, 0, 0, 5]);
@@ -10,32 +11,18 @@ const READY_FOR_QUERY = Buffer.from([0x5a, 0, 0, 0, 5]);
  * reset when the server said it is ready again. The case a single-statement write cannot
  * tell from "never ran": the statement committed, the client saw only a dropped connection.
  */
-export class ReplyDroppingProxy {
-  private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
-  private port = 0;
+export class ReplyDroppingProxy extends LoopbackForwarder {
   private marker: string | undefined;
   /** How many replies it dropped. */
   dropped = 0;
 
-  private constructor(private readonly target: { host: string; port: number }) {
-    this.server = createServer((client) => this.forward(client));
+  private constructor(target: { host: string; port: number }) {
+    super(target);
   }
 
   /** Starts a proxy to `host:port` on a free loopback port. */
-  static async start(target: { host: string; port: number }): Promise<ReplyDroppingProxy> {
-    const proxy = new ReplyDroppingProxy(target);
-    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
-    const address = proxy.server.address();
-    proxy.port = typeof address === 'object' && address !== null ? address.port : 0;
-    return proxy;
-  }
-
-  /** The same URL with the proxy's port. */
-  rewrite(url: string): string {
-    const parsed = new URL(url);
-    parsed.port = String(this.port);
-    return parsed.toString();
+  static start(target: { host: string; port: number }): Promise<ReplyDroppingProxy> {
+    return LoopbackForwarder.listen(new ReplyDroppingProxy(target));
   }
 
   /** Loses the reply to the next statement containing `marker`, and only that one. */
@@ -43,14 +30,7 @@ export class ReplyDroppingProxy {
     this.marker = marker;
   }
 
-  async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private forward(client: Socket): void {
-    const upstream = connect(this.target.port, this.target.host);
-    this.sockets.add(client).add(upstream);
+  protected pair(client: Socket, upstream: Socket): void {
     let losing = false;
     upstream.on('data', (data: Buffer) => {
       if (!losing) {
@@ -71,8 +51,6 @@ export class ReplyDroppingProxy {
     const end = () => {
       client.destroy();
       upstream.destroy();
-      this.sockets.delete(client);
-      this.sockets.delete(upstream);
     };
     upstream.on('error', end);
     upstream.on('close', end);

@@ -1,4 +1,5 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { LoopbackForwarder } from './loopback-forwarder';
 
 /**
  * A loopback TCP forwarder that models a network path (NAT, a container's or a cloud
@@ -8,42 +9,20 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
  * connection answers). On loopback without it, the kernel tells the client at once and
  * `pg` drops the idle client before it is reused, which hides the stale-connection case.
  */
-export class SilentDropProxy {
-  private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
-  private port = 0;
-
+export class SilentDropProxy extends LoopbackForwarder {
   /** How a client that writes on a dropped connection learns of it: a reset, or a close. */
   dropWith: 'reset' | 'close' = 'reset';
 
-  private constructor(private readonly target: { host: string; port: number }) {
-    this.server = createServer((client) => this.forward(client));
+  private constructor(target: { host: string; port: number }) {
+    super(target);
   }
 
   /** Starts a proxy to `host:port` on a free loopback port. */
-  static async start(target: { host: string; port: number }): Promise<SilentDropProxy> {
-    const proxy = new SilentDropProxy(target);
-    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
-    const address = proxy.server.address();
-    proxy.port = typeof address === 'object' && address !== null ? address.port : 0;
-    return proxy;
+  static start(target: { host: string; port: number }): Promise<SilentDropProxy> {
+    return LoopbackForwarder.listen(new SilentDropProxy(target));
   }
 
-  /** The same URL with the proxy's port. */
-  rewrite(url: string): string {
-    const parsed = new URL(url);
-    parsed.port = String(this.port);
-    return parsed.toString();
-  }
-
-  async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private forward(client: Socket): void {
-    const upstream = connect(this.target.port, this.target.host);
-    this.sockets.add(client).add(upstream);
+  protected pair(client: Socket, upstream: Socket): void {
     let dropped = false;
     const drop = () => {
       dropped = true;
@@ -59,10 +38,6 @@ export class SilentDropProxy {
       else client.end();
     });
     client.on('error', () => upstream.destroy());
-    client.on('close', () => {
-      upstream.destroy();
-      this.sockets.delete(client);
-      this.sockets.delete(upstream);
-    });
+    client.on('close', () => upstream.destroy());
   }
 }
