@@ -22,34 +22,45 @@ export interface W6Adapter {
 
 const clients = new WeakMap<ObjectFixture, ChatClient>();
 
+/**
+ * One rx-advisors W6 run: `stream().entity(schema)` on the fixture's client (made once per
+ * fixture), counting the partials. Both rx-advisors rows run it (one schema object, a new
+ * one per call).
+ */
+export function rxAdvisorsEntity(
+  fixture: ObjectFixture,
+  schema: typeof W6_SCHEMA,
+): Promise<W6Result> {
+  let client = clients.get(fixture);
+  if (client === undefined) {
+    const chunks = textChunks(fixture);
+    client = ChatClient.builder(new BenchChatModel({ script: () => chunks })).build();
+    clients.set(fixture, client);
+  }
+  const chat = client;
+  return new Promise((resolve, reject) => {
+    let final: unknown;
+    let partials = 0;
+    chat
+      .prompt('Hi')
+      .stream()
+      .entity(schema)
+      .subscribe({
+        next: (value) => {
+          final = value;
+          partials++;
+        },
+        error: reject,
+        complete: () => resolve({ final, partials }),
+      });
+  });
+}
+
 /** rx-advisors: `stream().entity(schema)`, the last value validated by ajv. */
 export const w6RxAdvisorsAdapter: W6Adapter = {
   framework: 'rx-advisors',
   label: 'client.prompt().stream().entity(jsonSchema): partials, then the validated entity',
-  stream(fixture) {
-    let client = clients.get(fixture);
-    if (client === undefined) {
-      const chunks = textChunks(fixture);
-      client = ChatClient.builder(new BenchChatModel({ script: () => chunks })).build();
-      clients.set(fixture, client);
-    }
-    return new Promise((resolve, reject) => {
-      let final: unknown;
-      let partials = 0;
-      client
-        .prompt('Hi')
-        .stream()
-        .entity(W6_SCHEMA)
-        .subscribe({
-          next: (value) => {
-            final = value;
-            partials++;
-          },
-          error: reject,
-          complete: () => resolve({ final, partials }),
-        });
-    });
-  },
+  stream: (fixture) => rxAdvisorsEntity(fixture, W6_SCHEMA),
 };
 
 const USAGE = {
