@@ -19,7 +19,7 @@ import { AgentCycleError } from '../errors/agent-cycle-error.js';
 import { AgentDepthError } from '../errors/agent-depth-error.js';
 import { AgentRunError } from '../errors/agent-run-error.js';
 import { failingRun } from '../errors/fails-run.js';
-import { DirectSubscriber } from '../tools/direct-subscriber.js';
+import { DirectSubscriber } from '../core/direct-subscriber.js';
 import { NestedChunk } from '../tools/nested-chunk.js';
 import { tool } from '../tools/tool-fn.js';
 import { AGENT_FRAME_KEY, agentPathOf, isRunningIn, type AgentFrame } from './agent-frame.js';

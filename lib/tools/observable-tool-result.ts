@@ -4,7 +4,7 @@ import type { Tool } from '../core/tool.js';
 import type { ToolResultContent } from '../core/tool-result-content.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
-import { DirectSubscriber } from './direct-subscriber.js';
+import { DirectSubscriber } from '../core/direct-subscriber.js';
 import { NestedChunk, nestedResult } from './nested-chunk.js';
 import {
   failure,

@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ToolMessage } from '../core/message.js';
-import { DirectSubscriber } from './direct-subscriber.js';
+import { DirectSubscriber } from '../core/direct-subscriber.js';
 import { toToolResultChunk } from './loop-chunks.js';
 import { isToolMessage, type ToolCallEvent } from './tool-call-results.js';
 

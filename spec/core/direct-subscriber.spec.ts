@@ -1,5 +1,5 @@
 import { Observable, Subject } from 'rxjs';
-import { DirectSubscriber } from '../../lib/tools/direct-subscriber.js';
+import { DirectSubscriber } from '../../lib/core/direct-subscriber.js';
 
 describe('DirectSubscriber', () => {
   const recorder = () => {
