@@ -16,6 +16,7 @@ import {
   type SqliteRunJournalOptions,
 } from './sqlite-run-journal-options.js';
 import { prepareRunStatements, type SqliteRunStatements } from './sqlite-run-journal-statements.js';
+import { tailOf, type RunTail } from './sqlite-run-tail.js';
 
 export type { SqliteRunJournalOptions } from './sqlite-run-journal-options.js';
 
@@ -60,6 +61,8 @@ export class SqliteRunJournal implements RunJournal {
   private nextSweepAt = -Infinity;
   /** How long appends skip that after finding none left: a 100th of the TTL, at most 1 s. */
   private readonly sweepPause: number;
+  /** The interval a run's row is refreshed at most once in: a 100th of the TTL, at most 1 min. */
+  private readonly refreshMs: number;
 
   /** @param options The database (or a file path), the table, the limits and the clock. */
   constructor(options: SqliteRunJournalOptions) {
@@ -74,6 +77,7 @@ export class SqliteRunJournal implements RunJournal {
     this.options = withDefaults(SQLITE_RUN_JOURNAL_DEFAULTS, given);
     this.tableName = this.options.tableName;
     this.sweepPause = Math.min(1000, this.options.ttlMs / 100);
+    this.refreshMs = Math.min(60_000, this.options.ttlMs / 100);
     this.ownsDatabase = given.database === undefined;
     this.database = given.database ?? new Database(given.path ?? '', { timeout: 5000 });
   }
@@ -105,19 +109,30 @@ export class SqliteRunJournal implements RunJournal {
   ): number {
     const now = this.options.now();
     if (now >= this.nextSweepAt) {
-      const swept = this.sweepSome(s, now, SWEEP_ON_APPEND);
-      if (swept < SWEEP_ON_APPEND) this.nextSweepAt = now + this.sweepPause;
+      const { found } = this.sweepSome(s, now, SWEEP_ON_APPEND);
+      if (found < SWEEP_ON_APPEND) this.nextSweepAt = now + this.sweepPause;
     }
-    const row = this.liveRun(s, key, now);
-    const length = row?.length ?? 0;
+    const tail = this.liveRun(s, key, now);
+    const length = tail?.length ?? 0;
     if (length !== expectedLength) throw appendConflict(key.runId, expectedLength, length);
-    const current = { records: length, bytes: row?.bytes ?? 0 };
+    const current = { records: length, bytes: tail?.bytes ?? 0 };
     checkAppendLimits(key.runId, sizes, current, this.options);
     if (texts.length === 0) return length;
-    texts.forEach((text, i) => s.insert.run(key.owner, key.runId, length + i, text));
-    const bytes = sizes.reduce((sum, size) => sum + size, current.bytes);
     const expiresAt = now + this.options.ttlMs;
-    s.upsert.run(key.owner, key.runId, length + texts.length, bytes, expiresAt);
+    let bytes = current.bytes;
+    for (let i = 0; i < texts.length; i++) {
+      bytes += sizes[i];
+      s.insert.run(key.owner, key.runId, length + i, texts[i], bytes, expiresAt);
+    }
+    // The run's row (the sweep's index) is written when the run starts, and when its expiry
+    // moved into another refresh interval: not on every append, one page less per commit.
+    const refresh = this.refreshMs;
+    if (
+      tail === undefined ||
+      Math.floor(expiresAt / refresh) !== Math.floor(tail.expiresAt / refresh)
+    ) {
+      s.upsert.run(key.owner, key.runId, length + texts.length, bytes, expiresAt);
+    }
     return length + texts.length;
   }
 
@@ -125,8 +140,8 @@ export class SqliteRunJournal implements RunJournal {
   read(key: RunKey): Promise<readonly RunRecord[]> {
     return this.run('read', key.runId, (s) => {
       const texts = this.database.transaction((): string[] => {
-        const row = s.run.get(key.owner, key.runId);
-        if (row === undefined || row.expires_at <= this.options.now()) return [];
+        const tail = tailOf(s, key.owner, key.runId);
+        if (tail === undefined || tail.expiresAt <= this.options.now()) return [];
         return s.records.all(key.owner, key.runId);
       })();
       return texts.map((text, index) => decodeRunRecord(text, { runId: key.runId, index }));
@@ -150,11 +165,11 @@ export class SqliteRunJournal implements RunJournal {
       let total = 0;
       for (;;) {
         const now = this.options.now();
-        const swept = this.database
+        const { found, removed } = this.database
           .transaction(() => this.sweepSome(s, now, SWEEP_BATCH))
           .immediate();
-        total += swept;
-        if (swept < SWEEP_BATCH) return total;
+        total += removed;
+        if (found < SWEEP_BATCH) return total;
       }
     });
   }
@@ -164,18 +179,36 @@ export class SqliteRunJournal implements RunJournal {
     if (this.ownsDatabase && this.database.open) this.database.close();
   }
 
-  /** The run's row, unless it expired (then its rows are deleted). */
-  private liveRun(s: SqliteRunStatements, key: RunKey, now: number) {
-    const row = s.run.get(key.owner, key.runId);
-    if (row === undefined || row.expires_at > now) return row;
+  /** The run's length, bytes and expiry, unless it expired (then its rows are deleted). */
+  private liveRun(s: SqliteRunStatements, key: RunKey, now: number): RunTail | undefined {
+    const tail = tailOf(s, key.owner, key.runId);
+    if (tail === undefined || tail.expiresAt > now) return tail;
     this.remove(s, key.owner, key.runId);
     return undefined;
   }
 
-  private sweepSome(s: SqliteRunStatements, now: number, limit: number): number {
-    const expired = s.expired.all(now, limit);
-    for (const { owner, run_id } of expired) this.remove(s, owner, run_id);
-    return expired.length;
+  /**
+   * Deletes expired runs among the first `limit` whose run row says so. That row's expiry
+   * may be behind the run's (it is refreshed once per interval): a run that is in fact live
+   * gets its row brought up to date instead.
+   */
+  private sweepSome(
+    s: SqliteRunStatements,
+    now: number,
+    limit: number,
+  ): { found: number; removed: number } {
+    const candidates = s.expired.all(now, limit);
+    let removed = 0;
+    for (const { owner, run_id } of candidates) {
+      const tail = tailOf(s, owner, run_id);
+      if (tail === undefined || tail.expiresAt <= now) {
+        this.remove(s, owner, run_id);
+        removed++;
+      } else {
+        s.upsert.run(owner, run_id, tail.length, tail.bytes, tail.expiresAt);
+      }
+    }
+    return { found: candidates.length, removed };
   }
 
   private remove(s: SqliteRunStatements, owner: string, runId: string): void {
