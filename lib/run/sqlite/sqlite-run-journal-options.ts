@@ -29,6 +29,18 @@ export interface SqliteRunJournalOptions extends RunJournalLimits {
    * `rx_advisors_run_journal`.
    */
   readonly tableName?: string;
+  /**
+   * When a commit is on disk (`PRAGMA synchronous`, set on the connection: for a given
+   * `database`, its other tables too). `'full'`: an append returns once its records are
+   * fsynced, so a power cut or an OS crash loses no append that returned (a
+   * `tool-call-started` record included: a side effect is never repeated silently). `'normal'`
+   * (WAL): a crash or a kill of the process loses nothing either, but a power cut or an OS
+   * crash may lose the last appends (never damage the file); an append costs no fsync.
+   * Default: `'full'` when the journal opens `path`; with a given `database`, left as the
+   * application set it (better-sqlite3 12 gives FULL to a connection that switched the file
+   * to WAL and NORMAL to one that opened a file already in WAL: set it).
+   */
+  readonly synchronous?: 'full' | 'normal';
   /** The clock, in milliseconds, that TTLs are counted on (tests move it). Default `Date.now`. */
   readonly now?: () => number;
 }
@@ -63,5 +75,6 @@ export const SQLITE_RUN_JOURNAL_RULES: OptionRules<SqliteRunJournalOptions> = {
     'a SQL identifier of at most 54 characters: letters, digits and underscores, not starting with a digit',
     (value) => typeof value === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,53}$/.test(value),
   ),
+  synchronous: Rules.oneOf('full', 'normal'),
   now: Rules.func,
 };

@@ -54,6 +54,8 @@ export class SqliteRunJournal implements RunJournal {
   readonly tableName: string;
   private readonly database: Database.Database;
   private readonly ownsDatabase: boolean;
+  /** The `synchronous` pragma the journal sets: given, or `'full'` for a `path`. */
+  private readonly synchronous: 'full' | 'normal' | undefined;
   private readonly options: typeof SQLITE_RUN_JOURNAL_DEFAULTS;
   private statements: SqliteRunStatements | undefined;
   private appendTransaction: Database.Transaction<SqliteRunJournal['write']> | undefined;
@@ -79,6 +81,7 @@ export class SqliteRunJournal implements RunJournal {
     this.sweepPause = Math.min(1000, this.options.ttlMs / 100);
     this.refreshMs = Math.min(60_000, this.options.ttlMs / 100);
     this.ownsDatabase = given.database === undefined;
+    this.synchronous = given.synchronous ?? (this.ownsDatabase ? 'full' : undefined);
     this.database = given.database ?? new Database(given.path ?? '', { timeout: 5000 });
   }
 
@@ -228,7 +231,7 @@ export class SqliteRunJournal implements RunJournal {
   private runNow<T>(operation: string, runId: string, work: (s: SqliteRunStatements) => T): T {
     try {
       if (!this.database.open) throw new Error('the database is closed');
-      this.statements ??= prepareRunStatements(this.database, this.tableName);
+      this.statements ??= prepareRunStatements(this.database, this.tableName, this.synchronous);
       return work(this.statements);
     } catch (error) {
       throw this.failure(error, operation, runId);
