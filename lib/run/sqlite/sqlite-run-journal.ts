@@ -30,9 +30,11 @@ const SWEEP_BATCH = 500;
 
 /**
  * A {@link RunJournal} in SQLite through better-sqlite3: durable across a crash or a
- * restart of the process, shared by the processes of one machine. An append is one
- * immediate transaction (the length check, the limits, the records and the run's row), so
- * two writers of one run cannot both succeed and a batch is written whole or not at all.
+ * restart of the process (and a power cut with `synchronous: 'full'`, the default of
+ * `path`), shared by the processes of one machine. An append is one immediate transaction
+ * (the length check, the limits and the records, each row carrying the run's bytes and
+ * expiry: two pages written, not the run's row each time), so two writers of one run
+ * cannot both succeed and a batch is written whole or not at all.
  * A run expires `ttlMs` after its last append: it reads as `[]` from then on, and its rows
  * are deleted by later appends (a few expired runs each) and by {@link SqliteRunJournal.sweep}.
  * Failures (a locked, corrupt or read-only database) reject with a `RunJournalError`
