@@ -3,12 +3,12 @@ import { InMemoryRunJournal, type RunKey } from '../../lib/run/index';
 import { runJournalContract } from './support/run-journal-contract';
 import { numbered } from './support/run-records';
 
-/** The journal's stored texts, to stand in for a broken writer. */
-const storedTexts = (journal: InMemoryRunJournal, key: RunKey): string[] => {
-  const runs = (journal as unknown as { runs: Map<string, { texts: string[] }> }).runs;
+/** The journal's stored records (copies or texts), to stand in for a broken writer. */
+const storedRecords = (journal: InMemoryRunJournal, key: RunKey): unknown[] => {
+  const runs = (journal as unknown as { runs: Map<string, { records: unknown[] }> }).runs;
   const run = runs.get(JSON.stringify([key.owner, key.runId]));
   if (run === undefined) throw new Error('no such run');
-  return run.texts;
+  return run.records;
 };
 
 runJournalContract('InMemoryRunJournal', (limits) => {
@@ -18,7 +18,7 @@ runJournalContract('InMemoryRunJournal', (limits) => {
     journal,
     other: journal,
     overwrite: (key, index, text) => {
-      storedTexts(journal, key)[index] = text;
+      storedRecords(journal, key)[index] = text;
       return Promise.resolve();
     },
     advance: (ms) => {
