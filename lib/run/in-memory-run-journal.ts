@@ -16,7 +16,7 @@ import type { RunKey } from './run-key.js';
 import type { RunRecord } from './run-record.js';
 import { checkedRunRecord, decodeRunRecord, encodeRunRecord } from './run-record-codec.js';
 import { copyPlainRecord, copyRunRecord } from './run-record-copy.js';
-import { APPEND_NOW } from './sync-append.js';
+import { APPEND_NOW, READ_NOW } from './sync-append.js';
 
 /**
  * Options of {@link InMemoryRunJournal}.
@@ -102,20 +102,26 @@ export class InMemoryRunJournal implements RunJournal {
 
   /** @inheritDoc */
   read(key: RunKey): Promise<readonly RunRecord[]> {
-    return new Promise((resolve) => {
-      const records = this.live(mapKey(key), this.options.now())?.records ?? [];
-      const { runId } = key;
-      resolve(
-        records.map((record, index) =>
-          typeof record === 'string'
-            ? decodeRunRecord(record, { runId, index })
-            : checkedRunRecord(copyPlainRecord(record) as unknown as Record<string, unknown>, {
-                runId,
-                index,
-              }),
-        ),
-      );
-    });
+    return new Promise((resolve) => resolve(this.readNow(key)));
+  }
+
+  /** The durable run reads here without a Promise. @internal */
+  [READ_NOW](key: RunKey): readonly RunRecord[] {
+    return this.readNow(key);
+  }
+
+  private readNow(key: RunKey): readonly RunRecord[] {
+    const records = this.live(mapKey(key), this.options.now())?.records;
+    if (records === undefined) return [];
+    const { runId } = key;
+    return records.map((record, index) =>
+      typeof record === 'string'
+        ? decodeRunRecord(record, { runId, index })
+        : checkedRunRecord(copyPlainRecord(record) as unknown as Record<string, unknown>, {
+            runId,
+            index,
+          }),
+    );
   }
 
   /** @inheritDoc */

@@ -97,6 +97,11 @@ export class RunWriter {
     (this.held ??= []).push(record);
   }
 
+  /** Whether records are held for the next append. */
+  get holds(): boolean {
+    return this.held !== undefined;
+  }
+
   /**
    * Appends the held records, if any.
    * @returns Settles when they are written.
