@@ -14,8 +14,7 @@ import {
 import type { RunJournal, RunJournalLimits } from './run-journal.js';
 import type { RunKey } from './run-key.js';
 import type { RunRecord } from './run-record.js';
-import { checkedRunRecord, decodeRunRecord, encodeRunRecord } from './run-record-codec.js';
-import { copyPlainRecord, copyRunRecord } from './run-record-copy.js';
+import { decodeRunRecord, encodeRunRecord } from './run-record-codec.js';
 import { APPEND_NOW, READ_NOW } from './sync-append.js';
 
 /**
@@ -42,14 +41,9 @@ const RULES: OptionRules<InMemoryRunJournalOptions> = {
   now: Rules.func,
 };
 
-/**
- * A stored record: a deep copy of its plain data, or (a record that is not only plain data,
- * or one written over by a test) the text a shared store would keep.
- */
-type StoredRecord = RunRecord | string;
-
 interface StoredRun {
-  readonly records: StoredRecord[];
+  /** Each record's text, as a shared store keeps it. */
+  readonly records: string[];
   /** The records' UTF-8 sizes as a shared store counts them, or upper bounds of them until `exact`. */
   bytes: number;
   /** Whether `bytes` is exact (a run's sizes are counted once a bound no longer settles a limit). */
@@ -59,14 +53,11 @@ interface StoredRun {
 
 /**
  * A {@link RunJournal} in this process's memory: for tests and single-instance servers.
- * A record of plain data is kept as a deep copy, exactly what the JSON of a shared store
- * would give back (`JSON.parse(JSON.stringify(record))`), without making the text; any
- * other record (bytes, a `Date`, ...) as the text a shared store would keep. A reader gets
- * copies, checked as a shared store's records are. The byte limits are those of a shared
- * store, counted on the same text: an upper bound from the strings' lengths accepts an
- * append that is far from them, and the exact count decides otherwise. A run survives a
- * crash only in a shared store: use `SqliteRunJournal`, `RedisRunJournal` or
- * `PostgresRunJournal` in production.
+ * Records are kept as the text a shared store would keep (a resumed run reads copies, and
+ * the codec's checks run here too). The byte limits are a shared store's, counted on the
+ * same text: a bound (3 bytes per UTF-16 unit) accepts an append far from them, and the
+ * exact count decides otherwise. A run survives a crash only in a shared store: use
+ * `SqliteRunJournal`, `RedisRunJournal` or `PostgresRunJournal` in production.
  *
  * @example
  * ```ts partial
@@ -114,14 +105,7 @@ export class InMemoryRunJournal implements RunJournal {
     const records = this.live(mapKey(key), this.options.now())?.records;
     if (records === undefined) return [];
     const { runId } = key;
-    return records.map((record, index) =>
-      typeof record === 'string'
-        ? decodeRunRecord(record, { runId, index })
-        : checkedRunRecord(copyPlainRecord(record) as unknown as Record<string, unknown>, {
-            runId,
-            index,
-          }),
-    );
+    return records.map((text, index) => decodeRunRecord(text, { runId, index }));
   }
 
   /** @inheritDoc */
@@ -137,16 +121,15 @@ export class InMemoryRunJournal implements RunJournal {
     const length = run?.records.length ?? 0;
     if (length !== expectedLength) throw appendConflict(key.runId, expectedLength, length);
     const { options } = this;
-    const stored: StoredRecord[] = new Array<StoredRecord>(records.length);
-    const sizes: number[] = new Array<number>(records.length);
+    const stored: string[] = records.map(encodeRunRecord);
+    // UTF-8 has at most 3 bytes per UTF-16 unit: a bound that accepts an append far from the
+    // limits without counting (the count, `Buffer.byteLength`, was a fifth of an append).
+    const sizes: number[] = new Array<number>(stored.length);
     let exact = run?.exact ?? false;
     let bytes = run?.bytes ?? 0;
     let added = 0;
-    for (let i = 0; i < records.length; i++) {
-      const copied = copyRunRecord(records[i]);
-      stored[i] = copied?.copy ?? encodeRunRecord(records[i]);
-      // UTF-8 has at most 3 bytes per UTF-16 unit of a text.
-      const bound = copied?.bound ?? 3 * (stored[i] as string).length;
+    for (let i = 0; i < stored.length; i++) {
+      const bound = 3 * stored[i].length;
       sizes[i] = exact || bound > options.maxRecordBytes ? sizeOf(stored[i]) : bound;
       added += sizes[i];
     }
@@ -205,9 +188,8 @@ export class InMemoryRunJournal implements RunJournal {
   }
 }
 
-/** A stored record's UTF-8 size, as a shared store counts it (its text's). */
-const sizeOf = (record: StoredRecord): number =>
-  recordSizes([typeof record === 'string' ? record : encodeRunRecord(record)])[0];
+/** A record's UTF-8 size, as a shared store counts it (its text's). */
+const sizeOf = (text: string): number => recordSizes([text])[0];
 
 /** Owner and run id in one Map key: as JSON, no characters of either can join two keys. */
 const mapKey = (key: RunKey): string => JSON.stringify([key.owner, key.runId]);

@@ -107,9 +107,15 @@ const REQUIRED: Readonly<Record<RunRecord['type'], readonly [string, (v: unknown
  * @returns The record.
  * @throws RunJournalError `'corrupt-record'` or `'unsupported-version'`.
  */
-export function decodeRunRecord(text: string, where: RecordPlace): RunRecord {
+export function decodeRunRecord(text: string, where: { runId: string; index: number }): RunRecord {
   const corrupt = (why: string, cause?: unknown): RunJournalError =>
-    corruptRecord(where, why, cause);
+    new RunJournalError({
+      runId: where.runId,
+      reason: 'corrupt-record',
+      index: where.index,
+      message: `Record ${where.index} of the run's journal is corrupt (${why}); the run cannot be resumed from it.`,
+      cause,
+    });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text, dropUnsafeKeys);
@@ -129,41 +135,11 @@ export function decodeRunRecord(text: string, where: RecordPlace): RunRecord {
         `of rx-advisors reads format ${RUN_RECORD_FORMAT} and older. Resume the run with the newer version.`,
     });
   }
-  return checkedRunRecord(record, where);
-}
-
-/** Where a record is: its run and its index, for the error. @internal */
-export interface RecordPlace {
-  readonly runId: string;
-  readonly index: number;
-}
-
-/**
- * Checks the shape of a record read back (its type, its `delivered` count, the fields its
- * type needs), as {@link decodeRunRecord} does after parsing.
- * @internal
- * @param record The record, without its format version.
- * @param where The run id and the record's index, for the error.
- * @returns The record.
- * @throws RunJournalError `'corrupt-record'`.
- */
-export function checkedRunRecord(record: Record<string, unknown>, where: RecordPlace): RunRecord {
   const type = record['type'];
-  if (typeof type !== 'string' || !KNOWN_TYPES.has(type))
-    throw corruptRecord(where, 'unknown type');
-  if (!isCount(record['delivered'])) throw corruptRecord(where, 'no delivered count');
+  if (typeof type !== 'string' || !KNOWN_TYPES.has(type)) throw corrupt('unknown type');
+  if (!isCount(record['delivered'])) throw corrupt('no delivered count');
   for (const [field, valid] of REQUIRED[type as RunRecord['type']]) {
-    if (!valid(record[field])) throw corruptRecord(where, `bad ${field}`);
+    if (!valid(record[field])) throw corrupt(`bad ${field}`);
   }
   return record as unknown as RunRecord;
-}
-
-function corruptRecord(where: RecordPlace, why: string, cause?: unknown): RunJournalError {
-  return new RunJournalError({
-    runId: where.runId,
-    reason: 'corrupt-record',
-    index: where.index,
-    message: `Record ${where.index} of the run's journal is corrupt (${why}); the run cannot be resumed from it.`,
-    cause,
-  });
 }

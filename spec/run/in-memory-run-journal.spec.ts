@@ -53,7 +53,7 @@ describe('InMemoryRunJournal', () => {
     expect(await journal.read(key('c'))).toHaveLength(1);
   });
 
-  describe('records kept as copies, not as text', () => {
+  describe('copies and byte limits', () => {
     const key: RunKey = { owner: 'o', runId: 'r' };
     /** The UTF-8 size of a record's stored text in a shared store (what the limits count). */
     const bytesOf = (record: RunRecord): number =>
