@@ -33,6 +33,14 @@ const STORES: readonly { name: string; label: string; open(): Promise<OpenJourna
     open: () => Promise.resolve({ journal: NO_STORE, close: async () => {} }),
   },
   {
+    // The advisor's own cost on the path an in-memory or SQLite journal takes (appends and
+    // the read done on the spot, no Promise): the floor of the in-memory row.
+    name: 'none-sync',
+    label:
+      'a RunJournal that keeps nothing, with the synchronous append and read of the in-memory store',
+    open: () => Promise.resolve({ journal: synchronousNoStore(), close: async () => {} }),
+  },
+  {
     name: 'in-memory',
     label: 'InMemoryRunJournal',
     open: () => Promise.resolve({ journal: new InMemoryRunJournal(), close: async () => {} }),
@@ -296,4 +304,26 @@ function openSqlite(synchronous: 'FULL' | 'NORMAL') {
       return Promise.resolve();
     },
   });
+}
+
+/**
+ * {@link NO_STORE} with the synchronous append and read the durable run's writer looks for
+ * (internal symbols of lib/run/sync-append.ts, found on InMemoryRunJournal by their names:
+ * the package does not export them).
+ */
+function synchronousNoStore(): RunJournal {
+  const symbols = Object.getOwnPropertySymbols(InMemoryRunJournal.prototype);
+  const named = (name: string): symbol => {
+    const found = symbols.find(
+      (symbol) => symbol.description === `rx-advisors.run-journal.${name}`,
+    );
+    if (found === undefined) throw new Error(`run journal bench: no ${name} on InMemoryRunJournal`);
+    return found;
+  };
+  return {
+    ...NO_STORE,
+    [named('append-now')]: (_key: unknown, records: readonly unknown[], expected: number) =>
+      expected + records.length,
+    [named('read-now')]: () => [],
+  };
 }

@@ -15,7 +15,7 @@ import type { RunJournal, RunJournalLimits } from './run-journal.js';
 import type { RunKey } from './run-key.js';
 import type { RunRecord } from './run-record.js';
 import { decodeRunRecord, encodeRunRecord } from './run-record-codec.js';
-import { APPEND_NOW } from './sync-append.js';
+import { APPEND_NOW, READ_NOW } from './sync-append.js';
 
 /**
  * Options of {@link InMemoryRunJournal}.
@@ -42,15 +42,21 @@ const RULES: OptionRules<InMemoryRunJournalOptions> = {
 };
 
 interface StoredRun {
-  readonly texts: string[];
+  /** Each record's text, as a shared store keeps it. */
+  readonly records: string[];
+  /** The records' UTF-8 sizes as a shared store counts them, or upper bounds of them until `exact`. */
   bytes: number;
+  /** Whether `bytes` is exact (a run's sizes are counted once a bound no longer settles a limit). */
+  exact: boolean;
   expiresAt: number;
 }
 
 /**
  * A {@link RunJournal} in this process's memory: for tests and single-instance servers.
  * Records are kept as the text a shared store would keep (a resumed run reads copies, and
- * the codec's checks run here too). A run survives a crash only in a shared store: use
+ * the codec's checks run here too). The byte limits are a shared store's, counted on the
+ * same text: a bound (3 bytes per UTF-16 unit) accepts an append far from them, and the
+ * exact count decides otherwise. A run survives a crash only in a shared store: use
  * `SqliteRunJournal`, `RedisRunJournal` or `PostgresRunJournal` in production.
  *
  * @example
@@ -65,6 +71,8 @@ export class InMemoryRunJournal implements RunJournal {
   private readonly options: Required<InMemoryRunJournalOptions>;
   /** By `[owner, runId]` as JSON, least recently written first (Map order). */
   private readonly runs = new Map<string, StoredRun>();
+  /** The Map key of the run written last (the last in Map order). */
+  private newest: string | undefined;
   private lastKey:
     { readonly owner: string; readonly runId: string; readonly id: string } | undefined;
 
@@ -85,37 +93,72 @@ export class InMemoryRunJournal implements RunJournal {
 
   /** @inheritDoc */
   read(key: RunKey): Promise<readonly RunRecord[]> {
-    return new Promise((resolve) => {
-      const texts = this.live(mapKey(key))?.texts ?? [];
-      resolve(texts.map((text, index) => decodeRunRecord(text, { runId: key.runId, index })));
-    });
+    return new Promise((resolve) => resolve(this.readNow(key)));
+  }
+
+  /** The durable run reads here without a Promise. @internal */
+  [READ_NOW](key: RunKey): readonly RunRecord[] {
+    return this.readNow(key);
+  }
+
+  private readNow(key: RunKey): readonly RunRecord[] {
+    const records = this.live(mapKey(key), this.options.now())?.records;
+    if (records === undefined) return [];
+    const { runId } = key;
+    return records.map((text, index) => decodeRunRecord(text, { runId, index }));
   }
 
   /** @inheritDoc */
   delete(key: RunKey): Promise<void> {
-    this.runs.delete(mapKey(key));
+    this.forget(mapKey(key));
     return Promise.resolve();
   }
 
   private appendNow(key: RunKey, records: readonly RunRecord[], expectedLength: number): number {
     const id = this.idOf(key);
-    const run = this.live(id);
-    const length = run?.texts.length ?? 0;
+    const now = this.options.now();
+    const run = this.live(id, now);
+    const length = run?.records.length ?? 0;
     if (length !== expectedLength) throw appendConflict(key.runId, expectedLength, length);
-    const texts = records.map(encodeRunRecord);
-    const sizes = recordSizes(texts);
-    checkAppendLimits(key.runId, sizes, { records: length, bytes: run?.bytes ?? 0 }, this.options);
-    const stored = run ?? { texts: [], bytes: 0, expiresAt: 0 };
-    stored.texts.push(...texts);
-    for (const size of sizes) stored.bytes += size;
-    stored.expiresAt = this.options.now() + this.options.ttlMs;
-    this.runs.delete(id); // re-insert: the most recently written goes last
-    this.runs.set(id, stored);
-    if (this.runs.size > this.options.maxRuns) {
-      const oldest = this.runs.keys().next().value;
-      if (oldest !== undefined) this.runs.delete(oldest);
+    const { options } = this;
+    const stored: string[] = records.map(encodeRunRecord);
+    // UTF-8 has at most 3 bytes per UTF-16 unit: a bound that accepts an append far from the
+    // limits without counting (the count, `Buffer.byteLength`, was a fifth of an append).
+    const sizes: number[] = new Array<number>(stored.length);
+    let exact = run?.exact ?? false;
+    let bytes = run?.bytes ?? 0;
+    let added = 0;
+    for (let i = 0; i < stored.length; i++) {
+      const bound = 3 * stored[i].length;
+      sizes[i] = exact || bound > options.maxRecordBytes ? sizeOf(stored[i]) : bound;
+      added += sizes[i];
     }
-    return stored.texts.length;
+    if (!exact && bytes + added > options.maxRunBytes) {
+      // The bounds do not settle it: count the run and the append exactly, from now on.
+      exact = true;
+      bytes = 0;
+      for (const record of run?.records ?? []) bytes += sizeOf(record);
+      for (let i = 0; i < stored.length; i++) sizes[i] = sizeOf(stored[i]);
+    }
+    // Over a limit only by exact counts: refused exactly where a shared store refuses.
+    checkAppendLimits(key.runId, sizes, { records: length, bytes }, options);
+    for (const size of sizes) bytes += size;
+    const target = run ?? { records: [], bytes: 0, exact: false, expiresAt: 0 };
+    for (const record of stored) target.records.push(record);
+    target.bytes = bytes;
+    target.exact = exact;
+    target.expiresAt = now + options.ttlMs;
+    if (id !== this.newest || run === undefined) {
+      // Re-inserted: the most recently written goes last.
+      this.runs.delete(id);
+      this.runs.set(id, target);
+      this.newest = id;
+      if (this.runs.size > options.maxRuns) {
+        const oldest = this.runs.keys().next().value;
+        if (oldest !== undefined) this.forget(oldest);
+      }
+    }
+    return target.records.length;
   }
 
   /** The Map key of a run: the last one is kept (a run's writer passes one key object). */
@@ -130,15 +173,23 @@ export class InMemoryRunJournal implements RunJournal {
   }
 
   /** The run, unless it expired (then it is forgotten). */
-  private live(id: string): StoredRun | undefined {
+  private live(id: string, now: number): StoredRun | undefined {
     const run = this.runs.get(id);
-    if (run !== undefined && run.expiresAt <= this.options.now()) {
-      this.runs.delete(id);
+    if (run !== undefined && run.expiresAt <= now) {
+      this.forget(id);
       return undefined;
     }
     return run;
   }
+
+  private forget(id: string): void {
+    this.runs.delete(id);
+    if (id === this.newest) this.newest = undefined;
+  }
 }
+
+/** A record's UTF-8 size, as a shared store counts it (its text's). */
+const sizeOf = (text: string): number => recordSizes([text])[0];
 
 /** Owner and run id in one Map key: as JSON, no characters of either can join two keys. */
 const mapKey = (key: RunKey): string => JSON.stringify([key.owner, key.runId]);

@@ -34,3 +34,29 @@ export function appendNowOf(journal: RunJournal): AppendNow | undefined {
   const appendNow = (journal as { [APPEND_NOW]?: unknown })[APPEND_NOW];
   return typeof appendNow === 'function' ? (appendNow as AppendNow).bind(journal) : undefined;
 }
+
+/**
+ * The key of a journal's synchronous read, as {@link APPEND_NOW} for `read`: a store whose
+ * read does all its work on the spot (in memory) offers it, so that a run starts with no
+ * Promise hop. Not part of the `RunJournal` contract.
+ * @internal
+ */
+export const READ_NOW: unique symbol = Symbol('rx-advisors.run-journal.read-now');
+
+/**
+ * A journal's synchronous read: what `read` does, returning the records or throwing what
+ * `read` would reject with.
+ * @internal
+ */
+export type ReadNow = (key: RunKey) => readonly RunRecord[];
+
+/**
+ * The synchronous read of a journal, bound to it, when it has one.
+ * @internal
+ * @param journal A journal.
+ * @returns Its synchronous read, or `undefined`.
+ */
+export function readNowOf(journal: RunJournal): ReadNow | undefined {
+  const readNow = (journal as { [READ_NOW]?: unknown })[READ_NOW];
+  return typeof readNow === 'function' ? (readNow as ReadNow).bind(journal) : undefined;
+}

@@ -39,6 +39,7 @@ import { outbound } from './outbound.js';
 import { decisionKey, RecordedRun, retryKey } from './recorded-run.js';
 import { checkStartable, resumeDecisions } from './run-request.js';
 import { RunWriter } from './run-writer.js';
+import { readNowOf } from '../sync-append.js';
 import { toolCallRecorder } from './tool-call-recorder.js';
 
 /**
@@ -153,6 +154,10 @@ export class DurableRunAdvisor implements Advisor {
         });
       }
       const key: RunKey = { owner, runId };
+      // A store that reads synchronously (in memory) is read on the spot: no Promise hop.
+      const readNow = readNowOf(this.options.journal);
+      if (readNow !== undefined)
+        return this.run$(request, chain, key, readNow(key), given !== undefined);
       return from(this.options.journal.read(key)).pipe(
         concatMap((records) => this.run$(request, chain, key, records, given !== undefined)),
       );
@@ -207,8 +212,8 @@ export class DurableRunAdvisor implements Advisor {
     const usage = new UsageAccumulator();
     let finish: FinishReason | undefined;
     const started$ = defer(() =>
-      recorded === undefined ? state.append({ type: 'run-started', messages }) : Promise.resolve(),
-    ).pipe(ignoreElements());
+      recorded === undefined ? written$(state.write({ type: 'run-started', messages })) : EMPTY,
+    );
     const announce: ChatChunk = {
       type: 'data',
       name: 'run',
@@ -236,13 +241,11 @@ export class DurableRunAdvisor implements Advisor {
     // The outcomes held for the next append ride with `run-ended`.
     const ended$ = defer(() =>
       recorded?.completed === true || finish === 'awaiting-approval'
-        ? Promise.resolve()
-        : state.append({ type: 'run-ended', outcome: 'completed', usage: usage.total }),
-    ).pipe(ignoreElements());
-    // Unsubscribed, the run writes what it held (a completed run held nothing after run-ended).
-    return concat(started$, of(announce), body$, ended$).pipe(
-      finalize(() => void state.flush().catch(() => undefined)),
+        ? EMPTY
+        : written$(state.write({ type: 'run-ended', outcome: 'completed', usage: usage.total })),
     );
+    // Unsubscribed, the run writes what it held (a completed run held nothing after run-ended).
+    return concat(started$, of(announce), body$, ended$).pipe(finalize(() => state.flushQuietly()));
   }
 }
 
@@ -277,6 +280,10 @@ function decisionLog(
       state.appendLater({ type: 'recursion-decision', advisor, attempt, decision }),
   };
 }
+
+/** Nothing when a record is written already (a synchronous journal), else its append's end. */
+const written$ = (written: Promise<void> | undefined): Observable<never> =>
+  written === undefined ? EMPTY : from(written).pipe(ignoreElements());
 
 function stringParam(context: ReadonlyMap<string, unknown>, key: string): string | undefined {
   const value = context.get(key);

@@ -113,4 +113,12 @@ export class DurableRunState {
   flush(): Promise<void> {
     return this.writer.flush();
   }
+
+  /**
+   * Appends the held records, if any, and lets a failure go (the run is over: unsubscribed,
+   * or its error already on its way).
+   */
+  flushQuietly(): void {
+    if (this.writer.holds) this.writer.flush().catch(() => undefined);
+  }
 }

@@ -22,8 +22,8 @@ const WRITTEN: Promise<void> = Promise.resolve();
 export class RunWriter {
   private tail: Promise<void> = WRITTEN;
   private failure: { error: unknown } | undefined;
-  /** Records held for the next append, in order. */
-  private held: RunRecord[] = [];
+  /** Records held for the next append, in order (made on the first one held). */
+  private held: RunRecord[] | undefined;
   private readonly appendNow: AppendNow | undefined;
 
   /**
@@ -56,8 +56,13 @@ export class RunWriter {
    * @throws What the synchronous append threw (or an earlier append's failure).
    */
   write(records: RunRecord[]): Promise<void> | undefined {
-    const batch = this.held.length === 0 ? records : [...this.held, ...records];
-    this.held = [];
+    const { held } = this;
+    this.held = undefined;
+    if (held !== undefined) for (const record of records) held.push(record);
+    return this.appendBatch(held ?? records);
+  }
+
+  private appendBatch(batch: RunRecord[]): Promise<void> | undefined {
     const { appendNow } = this;
     if (appendNow !== undefined) {
       if (this.failure !== undefined) throw this.failure.error;
@@ -89,7 +94,12 @@ export class RunWriter {
    * @param record The record.
    */
   hold(record: RunRecord): void {
-    this.held.push(record);
+    (this.held ??= []).push(record);
+  }
+
+  /** Whether records are held for the next append. */
+  get holds(): boolean {
+    return this.held !== undefined;
   }
 
   /**
@@ -97,6 +107,6 @@ export class RunWriter {
    * @returns Settles when they are written.
    */
   flush(): Promise<void> {
-    return this.held.length === 0 ? this.tail : this.append();
+    return this.held === undefined ? this.tail : this.append();
   }
 }
