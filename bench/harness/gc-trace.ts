@@ -17,6 +17,8 @@ export interface GcInClock {
   gcMs: number;
   timedMs: number;
   values: number[];
+  /** Per batch, the share of its wall time spent in GC pauses (0 to 1). */
+  gcShares: number[];
 }
 
 /**
@@ -47,19 +49,31 @@ export class GcTrace {
     for (const { label, start, end, value } of this.windows) {
       let row = byLabel.get(label);
       if (row === undefined) {
-        row = { label, batches: 0, minor: 0, major: 0, gcMs: 0, timedMs: 0, values: [] };
+        row = {
+          label,
+          batches: 0,
+          minor: 0,
+          major: 0,
+          gcMs: 0,
+          timedMs: 0,
+          values: [],
+          gcShares: [],
+        };
         byLabel.set(label, row);
       }
       row.batches++;
       row.values.push(value);
       row.timedMs += end - start;
+      let gcMs = 0;
       for (const entry of this.entries) {
         if (entry.startTime < start || entry.startTime + entry.duration > end) continue;
         const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
         if (kind === constants.NODE_PERFORMANCE_GC_MINOR) row.minor++;
         else row.major++;
-        row.gcMs += entry.duration;
+        gcMs += entry.duration;
       }
+      row.gcMs += gcMs;
+      row.gcShares.push(gcMs / (end - start));
     }
     this.windows.length = 0;
     this.entries.length = 0;
@@ -82,7 +96,9 @@ export async function printGcTrace(): Promise<void> {
       `GC in clock, ${row.label}: ${row.batches} batches, ${row.minor} scavenges, ` +
         `${row.major} mark-compact/incremental steps, ${row.gcMs.toFixed(1)} ms of ` +
         `${row.timedMs.toFixed(1)} ms timed (${((100 * row.gcMs) / row.timedMs).toFixed(1)} %); samples ` +
-        `${row.values.map((v) => v.toPrecision(3)).join(' ')}\n`,
+        `(GC share of the batch) ${row.values
+          .map((v, i) => `${v.toPrecision(3)} (${Math.round(100 * row.gcShares[i])} %)`)
+          .join(' ')}\n`,
     );
   }
 }
