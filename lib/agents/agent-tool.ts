@@ -12,7 +12,6 @@ import { ContextKeys } from '../advisor-api/context-keys.js';
 import { callDepth } from '../advisor-api/parent-call.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatResponse } from '../core/chat-response.js';
-import { ResponseAssembler } from '../core/response-assembler.js';
 import type { Tool, ToolContext } from '../core/tool.js';
 import { validateOptions, withDefaults } from '../core/validate-options.js';
 import { AgentCycleError } from '../errors/agent-cycle-error.js';
@@ -23,6 +22,7 @@ import { DirectSubscriber } from '../core/direct-subscriber.js';
 import { NestedChunk } from '../tools/nested-chunk.js';
 import { tool } from '../tools/tool-fn.js';
 import { AGENT_FRAME_KEY, agentPathOf, isRunningIn, type AgentFrame } from './agent-frame.js';
+import { AgentResponse } from './agent-response.js';
 import {
   AGENT_TOOL_DEFAULTS,
   AGENT_TOOL_RULES,
@@ -125,8 +125,9 @@ export function agentTool<TArgs = { task: string }>(options: AgentToolOptions<TA
  * The nested call's chunks as the tool's values, then its answer: each chunk is added to
  * the response, its usage reported to the parent, and it goes on as a `NestedChunk` (an
  * agent's further down as it is: its path is whole). One subscriber for it all (this is the
- * hot path of every nested chunk: no operator chain, one object per chunk); a failure of
- * the run, of `output` or of the per-chunk work is `failed(cause)`.
+ * hot path of every nested chunk: no operator chain, one object per chunk, no string per
+ * text delta: `AgentResponse`); a failure of the run, of `output` or of the per-chunk work
+ * is `failed(cause)`.
  */
 function nestedRun(
   chunks$: Observable<ChatChunk>,
@@ -136,7 +137,7 @@ function nestedRun(
   failed: (cause: unknown) => Error,
 ): Observable<NestedChunk | string> {
   return new Observable<NestedChunk | string>((subscriber) => {
-    const assembler = new ResponseAssembler();
+    const assembler = new AgentResponse();
     const { reportUsage } = context;
     const error = (cause: unknown): void => subscriber.error(failed(cause));
     let answer: Subscription | undefined;
