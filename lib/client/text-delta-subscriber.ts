@@ -18,7 +18,11 @@ export class TextDeltaSubscriber extends Subscriber<ChatChunk> {
     this.refusesToolCalls = true;
   }
 
-  protected override _next(chunk: ChatChunk): void {
+  // `next` itself rather than `_next` (as `DirectSubscriber`): one call less per chunk,
+  // about 200 instructions per 13-chunk call. A stopped subscriber drops the chunk, as
+  // RxJS's does (without its `onStoppedNotification` hook, which no one sets on this layer).
+  override next(chunk: ChatChunk): void {
+    if (this.isStopped) return;
     if (chunk.type === 'text-delta') this.destination.next(chunk.text);
     // As the guard's own subscriber: the call fails downstream, then the model call is left.
     else if (chunk.type === 'tool-call' && this.refusesToolCalls) this.error(noToolsError(chunk));
