@@ -1,15 +1,47 @@
 import { readFileSync } from 'node:fs';
+import { gcTrace, printGcTrace } from './gc-trace.js';
 import type { BenchAdapter } from './types.js';
 
-const gc: (() => void) | undefined = (globalThis as { gc?: () => void }).gc;
+/** V8's `gc()` with `--expose-gc`; the options select a minor collection (a scavenge). */
+type ExposedGc = (options?: { type: 'major' | 'minor'; execution: 'sync' }) => void;
+const gc: ExposedGc | undefined = (globalThis as { gc?: ExposedGc }).gc;
 
-/** Whether `--expose-gc` is on (W3 needs it; timings use it to start every run clean). */
+/** Whether `--expose-gc` is on (W3 needs it; timings use it to start every batch clean). */
 export const hasGc = gc !== undefined;
 
-/** A full, forced collection (twice: the first may only schedule finalization). */
+/**
+ * A full, forced collection (twice: the first may only schedule finalization). For memory
+ * readings (W3) and one-off set-ups; never right before timing warm code: it discards the
+ * optimized code that embeds the maps of objects that are dead at that moment (see
+ * {@link startTimedBatch}).
+ */
 export function collectGarbage(): void {
   gc?.();
   gc?.();
+}
+
+/**
+ * What a timed batch starts with (`BENCH_RESET`): `scavenge` (the default) collects the young
+ * generation only; `full-gc` is the method of the rows saved before 2026-12-02 19:00 UTC (a
+ * forced full GC, then half a batch of untimed runs), kept to reproduce them.
+ */
+export const timedReset: 'scavenge' | 'full-gc' =
+  process.env.BENCH_RESET === 'full-gc' ? 'full-gc' : 'scavenge';
+
+/**
+ * Starts a timed batch, off the clock: a minor GC (a scavenge) collects the young garbage
+ * the previous case left, so it is not collected on this case's clock. No full GC: a
+ * mark-compact with no call in flight finds the maps of every per-call object dead, and V8
+ * deoptimizes all the optimized code embedding them ("marking dependent code … reason: weak
+ * objects"), so the next batch would time re-optimization rather than the warm code a
+ * long-running server runs. A scavenge leaves maps and code alone. Whatever the batch
+ * itself allocates is collected on its own clock (its scavenges, and any mark-compact its
+ * promotions trigger): that cost stays counted. `BENCH_RESET=full-gc` restores the old
+ * start (a forced full GC).
+ */
+export function startTimedBatch(): void {
+  if (timedReset === 'full-gc') collectGarbage();
+  else gc?.({ type: 'minor', execution: 'sync' });
 }
 
 /** How many warm-up runs and measured samples a case gets per adapter. */
@@ -82,11 +114,11 @@ export async function interleaveTimed(
     const { warmup, samples } = plan(adapter);
     return { warmup: Math.max(1, warmup), samples };
   };
-  // A forced full GC leaves V8's young generation small, and the next tens of ms of
-  // RxJS-heavy work run up to 2× slower (measured on W2). So a batch starts with a GC (the
-  // previous adapter's garbage is not collected on this one's clock) and then half a batch
-  // of untimed runs; single-run samples (the peers, seconds each) skip the settling.
-  return interleave(
+  // A batch starts with a scavenge (the previous adapter's young garbage is not collected on
+  // this one's clock; see startTimedBatch) and then half a batch of untimed runs (the
+  // previous case ran other code through the shared functions: RxJS's, the library's);
+  // single-run samples (the peers, seconds each) skip the settling.
+  const samples = await interleave(
     adapters,
     withWarmup,
     async (adapter) => {
@@ -104,9 +136,8 @@ export async function interleaveTimed(
         }
         return Number.NaN;
       }
-      // Off the clock: the previous adapter's garbage, then half a batch of untimed runs to
-      // let the young generation grow back after that GC.
-      collectGarbage();
+      // Off the clock: the previous adapter's young garbage, then half a batch of untimed runs.
+      startTimedBatch();
       for (let i = 0; i < (size > 1 ? Math.ceil(size / 2) : 0); i++) await run(adapter);
       // Only the first and last texts are kept for the full check after the clock (keeping
       // a batch of 100,000-piece ropes alive would bill their promotion to the cheapest
@@ -114,6 +145,7 @@ export async function interleaveTimed(
       let first = '';
       let last = '';
       let badLength = -1;
+      const wallStart = performance.now();
       const start = cpuNow();
       for (let i = 0; i < size; i++) {
         last = await run(adapter);
@@ -121,6 +153,7 @@ export async function interleaveTimed(
         else if (last.length !== first.length) badLength = last.length;
       }
       const elapsed = cpuNow() - start;
+      gcTrace?.window(traceLabel(adapter), wallStart, performance.now(), (elapsed * scale) / size);
       check(adapter, first);
       check(adapter, last);
       if (badLength >= 0) check(adapter, `(a run of ${badLength} characters)`);
@@ -128,6 +161,14 @@ export async function interleaveTimed(
     },
     false,
   );
+  await printGcTrace();
+  return samples;
+}
+
+/** A case's name in the GC trace: the framework, and a bench case's own short label. */
+function traceLabel(adapter: BenchAdapter): string {
+  const label = adapter.passThroughLabel;
+  return label.length <= 30 ? `${adapter.framework} ${label}` : adapter.framework;
 }
 
 /** The process CPU time in ms (all threads; precise). */

@@ -1,5 +1,6 @@
 import { textFixture } from '../harness/fixtures.js';
-import { interleave } from '../harness/measure.js';
+import { gcTrace, printGcTrace } from '../harness/gc-trace.js';
+import { interleave, startTimedBatch } from '../harness/measure.js';
 import type { Report } from '../harness/report.js';
 import { quantile, quartiles } from '../harness/stats.js';
 import type { BenchAdapter, TextFixture } from '../harness/types.js';
@@ -33,7 +34,8 @@ export async function runW4(
 /**
  * Every measured call's µs to the first chunk, per adapter: `calls` sequential calls per
  * sample, samples interleaved across the adapters, the warm-up calls dropped (the last
- * `samples × calls` kept). W4 and the GUARD rows use it.
+ * `samples × calls` kept). Each sample starts with {@link startTimedBatch} (a scavenge, no
+ * full GC). W4 and the GUARD rows use it.
  */
 export async function firstChunkSamples(
   adapters: readonly BenchAdapter[],
@@ -46,12 +48,19 @@ export async function firstChunkSamples(
     adapters,
     () => config.w4Plan,
     async (adapter) => {
+      // A scavenge, not a full GC: the calls time warm code (see startTimedBatch).
+      startTimedBatch();
       const values: number[] = [];
+      const start = performance.now();
       for (let i = 0; i < calls; i++) values.push(await adapter.firstChunk(fixture));
+      const median = quantile(values, 0.5);
+      gcTrace?.window(adapter.framework, start, performance.now(), median);
       pooled.get(adapter)!.push(...values);
-      return quantile(values, 0.5);
+      return median;
     },
+    false,
   );
+  await printGcTrace();
   const measured = new Map<BenchAdapter, number[]>();
   for (const [adapter, values] of pooled) {
     const keep = perSample.get(adapter)!.length * calls;
