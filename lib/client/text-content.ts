@@ -19,11 +19,12 @@ import { TextDeltaSubscriber } from './text-delta-subscriber.js';
  */
 export class TextContent extends Observable<string> {
   /** @param call The call each subscription starts. */
-  constructor(private readonly call: CallStarter) {
-    super(TextContent.subscribeCall);
+  constructor(readonly call: CallStarter) {
+    super(subscribeCall);
   }
+}
 
-  private static subscribeCall(this: Observable<string>, subscriber: Subscriber<string>): void {
-    (this as TextContent).call.startInto(new TextDeltaSubscriber(subscriber));
-  }
+/** Every `TextContent`'s subscribe function: RxJS calls it with the Observable as `this`. */
+function subscribeCall(this: Observable<string>, subscriber: Subscriber<string>): void {
+  (this as TextContent).call.startInto(new TextDeltaSubscriber(subscriber));
 }

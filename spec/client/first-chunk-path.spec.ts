@@ -184,6 +184,7 @@ describe('ChatClient: the first-chunk path', () => {
         new Observable<ChatChunk>((subscriber) => {
           subscriber.next(text('a'));
           subscriber.complete();
+          // eslint-disable-next-line rxjs-x/no-redundant-notify -- the misbehaving model under test
           subscriber.next(text('late'));
         }),
     );
