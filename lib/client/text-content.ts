@@ -24,7 +24,23 @@ export class TextContent extends Observable<string> {
   }
 }
 
-/** Every `TextContent`'s subscribe function: RxJS calls it with the Observable as `this`. */
-function subscribeCall(this: Observable<string>, subscriber: Subscriber<string>): void {
-  (this as TextContent).call.startInto(new TextDeltaSubscriber(subscriber));
+/**
+ * Every `TextContent`'s subscribe function: RxJS calls it with the Observable as `this`.
+ * The text layer is linked to `subscriber` only when the call outlives this function
+ * (see `TextDeltaSubscriber`): RxJS adds what this returns to `subscriber`, or runs it at
+ * once when `subscriber` was unsubscribed meanwhile.
+ */
+function subscribeCall(
+  this: Observable<string>,
+  subscriber: Subscriber<string>,
+): TextDeltaSubscriber | undefined {
+  const text = new TextDeltaSubscriber(subscriber);
+  try {
+    (this as TextContent).call.startInto(text);
+  } catch (error) {
+    // RxJS turns the throw into `subscriber`'s error; what was started is left first.
+    text.unsubscribe();
+    throw error;
+  }
+  return text.closed ? undefined : text;
 }

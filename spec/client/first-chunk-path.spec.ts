@@ -1,4 +1,4 @@
-import { lastValueFrom, Observable, Subject, toArray } from 'rxjs';
+import { lastValueFrom, Observable, Subject, take, takeUntil, toArray } from 'rxjs';
 import {
   advisor,
   ChatClient,
@@ -201,5 +201,39 @@ describe('ChatClient: the first-chunk path', () => {
     calls.forEach((call, i) => call.next(text(`to ${i}`)));
     expect(model.requests.map((request) => request.lastUserText)).toEqual(['A', 'B', 'A']);
     expect(logs.map((log) => log.seen)).toEqual([['to 0'], ['to 1'], ['to 2']]);
+  });
+
+  /** A model that emits synchronously until its subscriber is closed (at most 1,000). */
+  function endlessModel(before?: () => void): { model: MockChatModel; sent: number[] } {
+    const sent = [0];
+    const model = MockChatModel.respond(
+      () =>
+        new Observable<ChatChunk>((subscriber) => {
+          before?.();
+          while (!subscriber.closed && (sent[0] ?? 0) < 1000) {
+            sent[0] = (sent[0] ?? 0) + 1;
+            subscriber.next(text('x'));
+          }
+        }),
+    );
+    return { model, sent };
+  }
+
+  it('stops a synchronous model as soon as the consumer of content() unsubscribes', () => {
+    const { model, sent } = endlessModel();
+    const log = record(ChatClient.create(model).prompt('Hi').stream().content().pipe(take(2)));
+    expect(log).toEqual({ seen: ['x', 'x'], error: [], done: [true] });
+    expect(sent[0]).toBe(2);
+  });
+
+  it('stops a synchronous model at its next chunk when the consumer is stopped from outside', () => {
+    const stop$ = new Subject<void>();
+    const { model, sent } = endlessModel(() => stop$.next());
+    const log = record(
+      ChatClient.create(model).prompt('Hi').stream().content().pipe(takeUntil(stop$)),
+    );
+    expect(log).toEqual({ seen: [], error: [], done: [true] });
+    // Not linked while the model's subscribe runs: one chunk reaches the layer, none the consumer.
+    expect(sent[0]).toBe(1);
   });
 });
