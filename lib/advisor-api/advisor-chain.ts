@@ -93,11 +93,13 @@ class ChainLink implements AdvisorChain {
 
   /**
    * The model call at the end of the chain, through the call's model-call interceptors
-   * when it has any (one context lookup otherwise). A request may name the model that
+   * when it has any (one context lookup otherwise, none when the context is empty). A request may name the model that
    * answers it (FallbackAdvisor does, per attempt).
    */
   private callModel(request: ChatRequest): Observable<ChatChunk> {
     const model = request.chatModel ?? this.model;
+    // Interceptors live in the context: an empty one (a plain call's) has none to look up.
+    if (request.context.size === 0) return model.stream(request);
     const intercept = CallInterceptors.modelCallInterceptor(request.context);
     if (intercept === undefined) return model.stream(request);
     return intercept({ request, model }, this.stream);

@@ -106,7 +106,8 @@ export function advisorFacts(advisors: readonly Advisor[]): AdvisorFacts {
  */
 export function addedAdvisorOf(facts: AdvisorFacts, request: ChatRequest): Advisor | undefined {
   if (facts.hasLoop) return undefined;
-  if (request.context.get(AdvisorParams.TOOL_CALLING_ADVISOR_AUTO_REGISTER) === false) {
+  const { context } = request;
+  if (context.size > 0 && context.get(AdvisorParams.TOOL_CALLING_ADVISOR_AUTO_REGISTER) === false) {
     return undefined;
   }
   const needsLoop = request.tools.length > 0 || facts.contributesTools;

@@ -1,11 +1,11 @@
-import { defer, Observable } from 'rxjs';
+import { defer, type Observable } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { EntityOptions, EntityType } from '../output/entity-options.js';
 import type { InferOutput, OutputSchema } from '../output/output-schema.js';
 import { streamEntity, type DeepPartial } from '../output/stream-entity.js';
 import type { CallStarter } from './call-response-spec.js';
 import { entityCallAdvisors } from './entity-call-advisors.js';
-import { TextDeltaSubscriber } from './text-delta-subscriber.js';
+import { TextContent } from './text-content.js';
 
 /**
  * The result side of `prompt(...).stream()`: cold Observables that stream as the model does.
@@ -34,13 +34,10 @@ export class StreamResponseSpec {
   content(): Observable<string> {
     // One hand-written subscriber instead of filter + map (two operator subscribers, two
     // calls per chunk): about 22 ns against 31 ns per chunk (docs/architecture.md). This is
-    // every streaming UI's hot path; the error and teardown paths are RxJS's own. It also
-    // starts the call itself, as `defer` would (a throw while building the request or the
-    // chain becomes the stream's error), one subscription fewer to the first chunk; being a
-    // `Subscriber`, it is subscribed as it is (no observer object, closures or wrapper).
-    return new Observable<string>((subscriber) => {
-      this.call.startInto(new TextDeltaSubscriber(subscriber));
-    });
+    // every streaming UI's hot path; the error and teardown paths are RxJS's own. The
+    // Observable starts the call itself, as `defer` would, one subscription fewer to the
+    // first chunk (see `TextContent`).
+    return new TextContent(this.call);
   }
 
   /**

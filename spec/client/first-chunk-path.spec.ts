@@ -1,4 +1,4 @@
-import { lastValueFrom, Observable, Subject, toArray } from 'rxjs';
+import { lastValueFrom, Observable, Subject, take, takeUntil, toArray } from 'rxjs';
 import {
   advisor,
   ChatClient,
@@ -10,6 +10,7 @@ import {
   type ChatChunk,
 } from '../../lib/index';
 import { MockChatModel } from '../../lib/testing/index';
+import { CallInterceptors } from '../../lib/advisor-api/index';
 
 // The first-chunk path of a plain call (issue 32, point 3) shares a chain per client, lets
 // the no-tools guard subscribe its chain with no Observable of its own and builds the call
@@ -153,5 +154,86 @@ describe('ChatClient: the first-chunk path', () => {
       );
     }
     expect(model.calls).toBe(0);
+  });
+
+  it('runs a model-call interceptor an advisor registers in a call that sets no params', async () => {
+    // The end of the chain skips the interceptor lookup for an empty context only: here the
+    // context is empty when the call starts and holds the registry by the model call.
+    const seen: string[] = [];
+    const key = Symbol('spy');
+    const registering = advisor({
+      name: 'Registering',
+      order: 0,
+      before: (request) => {
+        CallInterceptors.of(request.context).onModelCall(key, (call, proceed) => {
+          seen.push(call.request.lastUserText ?? '');
+          return proceed(call.request);
+        });
+        return request;
+      },
+    });
+    const model = MockChatModel.script([{ text: 'a' }]);
+    const client = ChatClient.builder(model).defaultAdvisors(registering).build();
+    expect(await lastValueFrom(client.prompt('Hi').stream().content())).toBe('a');
+    expect(seen).toEqual(['Hi']);
+  });
+
+  it('drops what a model emits after its stream ended (content() is stopped)', () => {
+    const model = MockChatModel.respond(
+      () =>
+        new Observable<ChatChunk>((subscriber) => {
+          subscriber.next(text('a'));
+          subscriber.complete();
+          // eslint-disable-next-line rxjs-x/no-redundant-notify -- the misbehaving model under test
+          subscriber.next(text('late'));
+        }),
+    );
+    const log = record(ChatClient.create(model).prompt('Hi').stream().content());
+    expect(log).toEqual({ seen: ['a'], error: [], done: [true] });
+  });
+
+  it('starts one call per subscription of each content() Observable, run side by side', () => {
+    const { model, calls } = pushedModel();
+    const client = ChatClient.create(model);
+    const a$ = client.prompt('A').stream().content();
+    const b$ = client.prompt('B').stream().content();
+    const logs = [record(a$), record(b$), record(a$)];
+    calls.forEach((call, i) => call.next(text(`to ${i}`)));
+    expect(model.requests.map((request) => request.lastUserText)).toEqual(['A', 'B', 'A']);
+    expect(logs.map((log) => log.seen)).toEqual([['to 0'], ['to 1'], ['to 2']]);
+  });
+
+  /** A model that emits synchronously until its subscriber is closed (at most 1,000). */
+  function endlessModel(before?: () => void): { model: MockChatModel; sent: number[] } {
+    const sent = [0];
+    const model = MockChatModel.respond(
+      () =>
+        new Observable<ChatChunk>((subscriber) => {
+          before?.();
+          while (!subscriber.closed && (sent[0] ?? 0) < 1000) {
+            sent[0] = (sent[0] ?? 0) + 1;
+            subscriber.next(text('x'));
+          }
+        }),
+    );
+    return { model, sent };
+  }
+
+  it('stops a synchronous model as soon as the consumer of content() unsubscribes', () => {
+    const { model, sent } = endlessModel();
+    const log = record(ChatClient.create(model).prompt('Hi').stream().content().pipe(take(2)));
+    expect(log).toEqual({ seen: ['x', 'x'], error: [], done: [true] });
+    expect(sent[0]).toBe(2);
+  });
+
+  it('stops a synchronous model at its next chunk when the consumer is stopped from outside', () => {
+    const stop$ = new Subject<void>();
+    const { model, sent } = endlessModel(() => stop$.next());
+    const log = record(
+      ChatClient.create(model).prompt('Hi').stream().content().pipe(takeUntil(stop$)),
+    );
+    expect(log).toEqual({ seen: [], error: [], done: [true] });
+    // Not linked while the model's subscribe runs: one chunk reaches the layer, none the consumer.
+    expect(sent[0]).toBe(1);
   });
 });
