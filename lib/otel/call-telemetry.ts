@@ -1,7 +1,19 @@
 import type { Attributes, Tracer } from '@opentelemetry/api';
+import type { Subscriber } from 'rxjs';
+import type { ChatChunk } from '../core/chat-chunk.js';
 import { GenAi, RxAttributes } from './gen-ai-conventions.js';
 import type { TelemetryMetrics } from './telemetry-metrics.js';
+import type { StreamWatcher } from './observe-stream.js';
 import type { TelemetrySpan } from './telemetry-span.js';
+
+/**
+ * The call's watcher riding on the call's subscriber (`CallWatcher`): takes a model call's
+ * watcher along when that subscriber subscribes the model call itself.
+ * @internal
+ */
+export interface CallRider {
+  ride(model: StreamWatcher<ChatChunk>, subscriber: Subscriber<ChatChunk>): boolean;
+}
 
 /**
  * What every span of one call is made with: the tracer, the instruments, and the
@@ -67,6 +79,8 @@ export class CallTelemetry {
   modelCalls = 0;
   /** The latest model-call span. */
   latestModelCall: TelemetrySpan | undefined;
+  /** The call's watcher when it rides on the call's subscriber (no layer of its own). */
+  rider: CallRider | undefined;
   private readonly modelAttributes = new Map<string, ModelMetricAttributes>();
   private readonly toolAttributes = new Map<string, Attributes>();
   /** Tool spans running now, in start order. */
