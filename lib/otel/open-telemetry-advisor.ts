@@ -77,6 +77,7 @@ export class OpenTelemetryAdvisor implements SubscribingAdvisor {
   private readonly tracer: Tracer;
   private readonly ownMetrics: TelemetryMetrics | undefined;
   private globalMetrics: { provider: MeterProvider; metrics: TelemetryMetrics } | undefined;
+  private resolved: TelemetrySettings | undefined;
 
   /** @param options Providers, content recording, advisor spans, attributes; all optional. */
   constructor(options: OpenTelemetryAdvisorOptions = {}) {
@@ -183,9 +184,7 @@ export class OpenTelemetryAdvisor implements SubscribingAdvisor {
       span.end();
       return undefined;
     }
-    const metricAttributes: Attributes = { [GenAi.OPERATION_NAME]: GenAi.OPERATION_CHAT };
-    if (provider !== undefined) metricAttributes[GenAi.PROVIDER_NAME] = provider;
-    const call = new CallTelemetry(settings, span, metricAttributes);
+    const call = new CallTelemetry(settings, span, provider);
     setCallTelemetry(request.context, call);
     // A chain that does not list this advisor: only the call span is possible.
     if (position === -1) return { call, traced: undefined };
@@ -198,15 +197,19 @@ export class OpenTelemetryAdvisor implements SubscribingAdvisor {
     return { call, traced: new TracedChain(chain.advisors, position + 1, end, call, span.context) };
   }
 
+  /** The same object for every call while the instruments stay the same. */
   private settings(): TelemetrySettings {
+    const metrics = this.metrics();
+    if (this.resolved?.metrics === metrics) return this.resolved;
     const { recordContent, advisorSpans, maxAttributeLength } = this.options;
-    return {
+    this.resolved = {
       tracer: this.tracer,
-      metrics: this.metrics(),
+      metrics,
       recordContent,
       advisorSpans,
       maxAttributeLength,
     };
+    return this.resolved;
   }
 
   /** The instruments: the option's meter provider, or the global one as it is now. */
@@ -226,24 +229,22 @@ export class OpenTelemetryAdvisor implements SubscribingAdvisor {
     agent: Attributes | undefined,
   ): Attributes {
     const { maxAttributeLength } = this.options;
-    let fromOption: Attributes = {};
+    // One object, the extra attributes first (the conventions' own override them).
+    let attributes: Attributes = {};
     try {
-      fromOption = toAttributes(this.options.attributes?.(request), maxAttributeLength);
+      const option = this.options.attributes;
+      if (option !== undefined) attributes = toAttributes(option(request), maxAttributeLength);
     } catch {
       // A throwing attributes callback costs its attributes, never the call.
     }
-    const extra: Attributes = {
-      ...fromOption,
-      ...toAttributes(request.context.get(TelemetryParams.ATTRIBUTES), maxAttributeLength),
-    };
-    const attributes: Attributes =
-      agent === undefined
-        ? {
-            ...extra,
-            [GenAi.OPERATION_NAME]: GenAi.OPERATION_INVOKE_WORKFLOW,
-            [GenAi.WORKFLOW_NAME]: this.name,
-          }
-        : { ...extra, ...agent };
+    const fromContext = request.context.get(TelemetryParams.ATTRIBUTES);
+    if (fromContext !== undefined) {
+      Object.assign(attributes, toAttributes(fromContext, maxAttributeLength));
+    }
+    if (agent === undefined) {
+      attributes[GenAi.OPERATION_NAME] = GenAi.OPERATION_INVOKE_WORKFLOW;
+      attributes[GenAi.WORKFLOW_NAME] = this.name;
+    } else Object.assign(attributes, agent);
     if (provider !== undefined) attributes[GenAi.PROVIDER_NAME] = provider;
     const model = request.options.model ?? defaultModel;
     if (model !== undefined) attributes[GenAi.REQUEST_MODEL] = model;

@@ -48,12 +48,13 @@ export class TracedChain implements AdvisorChain {
   }
 
   next(request: ChatRequest): Observable<ChatChunk> {
+    if (this.index >= this.advisors.length) {
+      // The model call: its Observable is already cold (no `defer` per round).
+      const model = request.chatModel ?? this.end.model;
+      return tracedModelCall(this.call, request, model, this.parent, this.end);
+    }
     return defer(() => {
       const advisor = this.advisors[this.index];
-      if (advisor === undefined) {
-        const model = request.chatModel ?? this.end.model;
-        return tracedModelCall(this.call, request, model, this.parent, this.end.next(request));
-      }
       if (!this.call.settings.advisorSpans) return advisor.advise(request, this.following());
       return this.tracedAdvisor(advisor, request);
     });

@@ -5,6 +5,8 @@ import {
   type Context,
 } from '@opentelemetry/api';
 import { Observable, type Subscriber } from 'rxjs';
+import { nextNow } from '../advisor-api/advisor-chain.js';
+import type { AdvisorChain } from '../advisor-api/advisor.js';
 import { redact } from '../core/redact.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import type { ChatRequest, RequestChatModel } from '../core/chat-request.js';
@@ -38,7 +40,7 @@ export const REDACTION_DEPTH = 32;
  * @param chatModel The model the call runs on, when known: its provider, and its default
  *   model name when the request names none (`gen_ai.request.model` whenever it is known).
  * @param parent The context the span starts under (the call's, or an advisor's span).
- * @param model$ The model call.
+ * @param model The model call, or the chain positioned at it (called at subscription).
  * @returns The model call's chunks, unchanged.
  */
 export function tracedModelCall(
@@ -46,10 +48,11 @@ export function tracedModelCall(
   request: ChatRequest,
   chatModel: RequestChatModel | undefined,
   parent: Context,
-  model$: Observable<ChatChunk>,
+  model: Observable<ChatChunk> | AdvisorChain,
 ): Observable<ChatChunk> {
   return new Observable<ChatChunk>((subscriber) => {
     const watcher = new ModelCallWatcher(call, request, chatModel, parent);
+    const model$ = model instanceof Observable ? model : nextNow(model, request);
     if (call.rider?.ride(watcher, subscriber) === true) {
       otelContext.with(watcher.context, subscribeTo, undefined, model$, subscriber);
       return;
