@@ -3,7 +3,8 @@
 //   suite `bench` (default): W2 (20 rounds, sync tool) off / on / floor, the bench's SDK.
 //   suite `user`: the plain user's set-up of issue 32 (userTelemetrySdk: SDK defaults,
 //     metrics on): W2 with the async zod tool (ROUNDS, default 20) off / on / floor, and
-//     W1 with no advisor (N chunks, default 10,000) off / on.
+//     W1 with no advisor (N chunks, default 10,000) off / on; `*-floorloop`: the SDK floor
+//     made inside the loop, telemetry off (on − floorloop = the advisor's own cost).
 // Run (after `npm run build`):
 //   TSX_TSCONFIG_PATH=bench/tsconfig.bench.json node --import tsx bench/profile-telemetry.ts user
 // Profile one variant alone: add `--cpu-prof --cpu-prof-dir=bench/profiles` and the
@@ -19,6 +20,7 @@ import { textFixture } from './harness/fixtures.js';
 import type { Session } from 'node:inspector';
 import { processCpuNow } from './harness/measure.js';
 import {
+  floorInLoop,
   sdkFloorRound,
   telemetrySdk,
   userTelemetrySdk,
@@ -53,6 +55,39 @@ function loop(advisors: Advisor[], async: boolean): () => Promise<string> {
     .defaultTools(async ? asyncNoopTool : noopTool)
     .build();
   return () => collectText(client.prompt('Hi').stream().content());
+}
+
+/** The SDK floor made inside the loop (telemetry off): W2 with `rounds`, or W1 when undefined. */
+function floorLoop(sdk: TelemetrySdk, rounds: number | undefined): () => Promise<unknown> {
+  const floor = floorInLoop(sdk);
+  const w1 = textChunks(textFixture(N));
+  const client = ChatClient.builder(
+    new BenchChatModel({
+      script: (_call, request) => {
+        if (rounds === undefined) {
+          floor.round(1, false);
+          return w1;
+        }
+        const round = roundOf(request);
+        floor.round(round, round <= rounds);
+        return round <= rounds ? toolRoundChunks(round) : chunks;
+      },
+    }),
+  );
+  const built = (
+    rounds === undefined
+      ? client
+      : client
+          .defaultAdvisors(new ToolCallingAdvisor({ maxRounds: rounds + 1 }))
+          .defaultTools(asyncNoopTool)
+  ).build();
+  return async () => {
+    const end = floor.start();
+    const text = await collectText(built.prompt('Hi').stream().content());
+    end(rounds === undefined ? 1 : rounds + 1);
+    if (!KEEP) sdk.spans.reset();
+    return text;
+  };
 }
 
 function stream(advisors: Advisor[]): () => Promise<string> {
@@ -127,8 +162,10 @@ function variants(): Record<string, Variant> {
       'w2-off': [loop([], true), 1e3 / ROUNDS, 'µs/round'],
       'w2-on': [drained(sdk, loop([otel(sdk)], true)), 1e3 / ROUNDS, 'µs/round'],
       'w2-floor': [floor(floorSdk), 1e3 / ROUNDS, 'µs/round'],
+      'w2-floorloop': [floorLoop(userTelemetrySdk(), ROUNDS), 1e3 / ROUNDS, 'µs/round'],
       'w1-off': [stream([]), 1e6 / N, 'ns/chunk'],
       'w1-on': [drained(streamSdk, stream([otel(streamSdk)])), 1e6 / N, 'ns/chunk'],
+      'w1-floorloop': [floorLoop(userTelemetrySdk(), undefined), 1e6 / N, 'ns/chunk'],
     };
   }
   const sdk = telemetrySdk();

@@ -157,3 +157,35 @@ export function sdkFloorRound(sdk: TelemetrySdk, round: number, withTool = true)
     'gen_ai.tool.name': 'noop',
   });
 }
+
+/**
+ * The SDK floor made inside the loop it measures (issue 32, third pass): per call, the
+ * call span and the rounds record around the call, and at every model call the
+ * {@link sdkFloorRound} of that round, from the model's script; the stream itself runs
+ * with telemetry off. Its spans wait in the same `BatchSpanProcessor` while the same
+ * loop allocates around them, so it pays the SDK's garbage-collection cost in that loop:
+ * on − this is the advisor's own cost, collections included.
+ * @param sdk The SDK.
+ * @returns `start()` before a call (gives `end(rounds)` for after it) and `round(n, withTool)`.
+ */
+export function floorInLoop(sdk: TelemetrySdk): {
+  start(): (rounds: number) => void;
+  round(round: number, withTool: boolean): void;
+} {
+  const tracer = sdk.tracerProvider.getTracer('bench-floor');
+  const roundsRecord = sdk.meterProvider.getMeter('bench-floor').createHistogram('rounds');
+  const attributes: Attributes = { 'gen_ai.operation.name': 'chat' };
+  return {
+    start: () => {
+      const span = tracer.startSpan('invoke_workflow', {
+        attributes: { 'gen_ai.operation.name': 'invoke_workflow' },
+      });
+      return (rounds) => {
+        span.setAttributes({ 'rx_advisors.rounds': rounds });
+        span.end();
+        roundsRecord.record(rounds, attributes);
+      };
+    },
+    round: (round, withTool) => sdkFloorRound(sdk, round, withTool),
+  };
+}

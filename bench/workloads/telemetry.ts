@@ -15,6 +15,7 @@ import type { Report } from '../harness/report.js';
 import type { BenchAdapter, TextFixture } from '../harness/types.js';
 import type { BenchConfig } from './config.js';
 import {
+  floorInLoop,
   sdkFloorRound,
   telemetrySdk,
   userTelemetrySdk,
@@ -117,6 +118,53 @@ function sdkFloor(rounds: number, text: string, otel: TelemetrySdk = telemetrySd
 }
 
 /**
+ * The SDK floor inside the loop (`telemetry: 'sdk-floor-in-loop'`): telemetry off, and the
+ * floor's spans and records made per call and per model call from the model's script
+ * ({@link floorInLoop}), on the user's set-up. W1: one round without a tool per call.
+ */
+function sdkFloorInLoop(fixture: TextFixture, rounds: number): BenchAdapter {
+  const otel = userTelemetrySdk();
+  const floor = floorInLoop(otel);
+  const chunks = textChunks(fixture);
+  const stream = ChatClient.builder(
+    new BenchChatModel({
+      script: () => {
+        floor.round(1, false);
+        return chunks;
+      },
+    }),
+  ).build();
+  const loop = ChatClient.builder(
+    new BenchChatModel({
+      script: (_call, request) => {
+        const round = roundOf(request);
+        floor.round(round, round <= rounds);
+        return round <= rounds ? toolRoundChunks(round) : chunks;
+      },
+    }),
+  )
+    .defaultAdvisors(new ToolCallingAdvisor({ maxRounds: rounds + 1 }))
+    .defaultTools(asyncNoopTool)
+    .build();
+  const timed = async (client: ChatClient, modelCalls: number): Promise<string> => {
+    const end = floor.start();
+    const result = await collectText(client.prompt('Hi').stream().content());
+    end(modelCalls);
+    otel.spans.reset();
+    return result;
+  };
+  return {
+    framework: 'rx-advisors',
+    passThroughLabel: 'telemetry sdk-floor-in-loop',
+    toolLoopLabel: 'telemetry sdk-floor-in-loop',
+    stream: () => timed(stream, 1),
+    toolLoop: () => timed(loop, rounds + 1),
+    parked: () => Promise.reject(new Error('not part of the floor')),
+    firstChunk: () => Promise.reject(new Error('not part of the floor')),
+  };
+}
+
+/**
  * Telemetry overhead (`npm run bench -- --only=OTEL`): W1 (every `w1Sizes` n, 5
  * pass-through advisors; ns per chunk: at n = 100,000 the per-call spans and records are
  * spread thin, so its on − off is the per-chunk cost, and n = 10,000 adds the per-call
@@ -158,7 +206,7 @@ export async function runTelemetry(config: BenchConfig, report: Report): Promise
     add(report, 'W2', { rounds, telemetry }, 'us-per-round', w2.get(adapter));
   await runUserSetUp(config, report);
   report.note(
-    "W1/W2 telemetry: off = no OpenTelemetryAdvisor; noop = OpenTelemetryAdvisor over the API without an SDK; on = the SDK with in-memory exporters; sdk-floor = the same spans and metric records made on the SDK directly (on − off − sdk-floor = the advisor's own cost); sdk=user: issue 32's plain set-up (SDK defaults, metrics on, W1 with no advisor, W2 with the async zod tool)",
+    "W1/W2 telemetry: off = no OpenTelemetryAdvisor; noop = OpenTelemetryAdvisor over the API without an SDK; on = the SDK with in-memory exporters; sdk-floor = the same spans and metric records made on the SDK directly (on − off − sdk-floor = the advisor's own cost); sdk=user: issue 32's plain set-up (SDK defaults, metrics on, W1 with no advisor, W2 with the async zod tool); sdk-floor-in-loop = telemetry off with the floor's spans and records made inside the loop (on − it = the advisor's own cost, collections included)",
   );
 }
 
@@ -170,7 +218,10 @@ export async function runTelemetry(config: BenchConfig, report: Report): Promise
 async function runUserSetUp(config: BenchConfig, report: Report): Promise<void> {
   for (const n of [1_000, ...config.w1Sizes.filter((size) => size <= 10_000)]) {
     const fixture = textFixture(n);
-    const streams = (['off', 'on'] as const).map((t) => [t, variant(t, fixture, 1, USER)] as const);
+    const streams = [
+      ...(['off', 'on'] as const).map((t) => [t, variant(t, fixture, 1, USER)] as const),
+      ['sdk-floor-in-loop', sdkFloorInLoop(fixture, 1)] as const,
+    ];
     const w1 = await interleaveTimed(
       streams.map(([, adapter]) => adapter),
       () => config.w1Plan(n),
@@ -192,6 +243,7 @@ async function runUserSetUp(config: BenchConfig, report: Report): Promise<void> 
     const loops = [
       ...(['off', 'on'] as const).map((t) => [t, variant(t, loopFixture, rounds, USER)] as const),
       ['sdk-floor', sdkFloor(rounds, loopFixture.text, userTelemetrySdk())] as const,
+      ['sdk-floor-in-loop', sdkFloorInLoop(loopFixture, rounds)] as const,
     ];
     const w2 = await interleaveTimed(
       loops.map(([, adapter]) => adapter),

@@ -1,4 +1,4 @@
-import { catchError, defer, from, type Observable, ReplaySubject, share, throwError } from 'rxjs';
+import { catchError, defer, from, type Observable, throwError } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import { validateOptions, withDefaults } from '../core/validate-options.js';
@@ -13,10 +13,13 @@ import {
   type GuardrailsAdvisorSettings,
 } from './guardrails-advisor-options.js';
 import { holdUntilPassed } from './hold-until-passed.js';
-import { inputVerdict } from './input-verdict.js';
+import { inputGate } from './input-gate.js';
 import { redactStream } from './pii/pii-redaction.js';
 import { toolGuardrailInterceptor } from './tool-guardrail-interceptor.js';
 import { trippedChunks } from './tripped-chunks.js';
+
+/** A call without input guardrails: no verdict to wait for. */
+const NO_GATE = { shared$: undefined, gate: undefined } as const;
 
 /**
  * Guardrails on the stream (docs/guardrails.md). Input guardrails run in parallel with the
@@ -69,17 +72,7 @@ export class GuardrailsAdvisor implements Advisor {
   advise(request: ChatRequest, chain: AdvisorChain): Observable<ChatChunk> {
     return defer(() => {
       const { input, output, tools, redact, onTrip, onTripped } = this.options;
-      const gate =
-        input.length === 0
-          ? undefined
-          : inputVerdict(input, request).pipe(
-              share({
-                connector: () => new ReplaySubject<GuardrailTrippedError | undefined>(1),
-                resetOnError: true,
-                resetOnComplete: false,
-                resetOnRefCountZero: true,
-              }),
-            );
+      const { shared$, gate } = input.length === 0 ? NO_GATE : inputGate(input, request);
       if (gate !== undefined || tools.length > 0) {
         CallInterceptors.of(request.context).onToolCall(
           this,
@@ -87,7 +80,7 @@ export class GuardrailsAdvisor implements Advisor {
         );
       }
       let chunks$ = chain.next(request);
-      if (gate !== undefined) chunks$ = chunks$.pipe(holdUntilPassed<ChatChunk>(gate));
+      if (shared$ !== undefined) chunks$ = chunks$.pipe(holdUntilPassed<ChatChunk>(shared$));
       if (redact !== undefined) chunks$ = chunks$.pipe(redactStream(redact));
       if (output.length > 0) chunks$ = chunks$.pipe(guardOutput(output));
       return chunks$.pipe(

@@ -17,7 +17,7 @@ export interface ToolGuardrailInterceptorOptions {
   /** The tool guardrails, checked in order. */
   readonly guardrails: readonly ToolGuardrail[];
   /** The input guardrails' verdict: no tool runs before it passes; a trip fails the call. */
-  readonly gate?: Observable<Error | undefined> | undefined;
+  readonly gate?: { readonly verdict$: Observable<Error | undefined> } | undefined;
 }
 
 /**
@@ -62,7 +62,7 @@ export function toolGuardrailInterceptor(
         ),
       );
     };
-    const start$ = (gate ?? of(undefined)).pipe(
+    const start$ = (gate?.verdict$ ?? of(undefined)).pipe(
       mergeMap((trip) =>
         trip === undefined
           ? checkCall(guardrails, invocation, invocation.call, 0)

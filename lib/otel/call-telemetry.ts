@@ -1,7 +1,20 @@
 import type { Attributes, Tracer } from '@opentelemetry/api';
+import type { Subscriber } from 'rxjs';
+import type { ChatChunk } from '../core/chat-chunk.js';
 import { GenAi, RxAttributes } from './gen-ai-conventions.js';
+import type { ModelMetricAttributes } from './metric-attribute-sets.js';
 import type { TelemetryMetrics } from './telemetry-metrics.js';
+import type { StreamWatcher } from './observe-stream.js';
 import type { TelemetrySpan } from './telemetry-span.js';
+
+/**
+ * The call's watcher riding on the call's subscriber (`CallWatcher`): takes a model call's
+ * watcher along when that subscriber subscribes the model call itself.
+ * @internal
+ */
+export interface CallRider {
+  ride(model: StreamWatcher<ChatChunk>, subscriber: Subscriber<ChatChunk>): boolean;
+}
 
 /**
  * What every span of one call is made with: the tracer, the instruments, and the
@@ -15,23 +28,6 @@ export interface TelemetrySettings {
   readonly recordContent: boolean;
   readonly advisorSpans: boolean;
   readonly maxAttributeLength: number;
-}
-
-/**
- * The metric attributes of a model call, made once per call for each request and
- * response model (the metric SDK hashes them on every record; the objects themselves
- * need not be made again every round).
- * @internal
- */
-export interface ModelMetricAttributes {
-  /** Operation, provider, request model: the time to first chunk. */
-  readonly requested: Attributes;
-  /** Plus the response model: the duration. */
-  readonly responded: Attributes;
-  /** Plus `gen_ai.token.type` `input`. */
-  readonly input: Attributes;
-  /** Plus `gen_ai.token.type` `output`. */
-  readonly output: Attributes;
 }
 
 /**
@@ -59,7 +55,7 @@ export interface RunningTool {
  * @internal
  * @example
  * ```ts
- * const call = new CallTelemetry(settings, span, { 'gen_ai.provider.name': 'openai' });
+ * const call = new CallTelemetry(settings, span, 'openai');
  * ```
  */
 export class CallTelemetry {
@@ -67,8 +63,8 @@ export class CallTelemetry {
   modelCalls = 0;
   /** The latest model-call span. */
   latestModelCall: TelemetrySpan | undefined;
-  private readonly modelAttributes = new Map<string, ModelMetricAttributes>();
-  private readonly toolAttributes = new Map<string, Attributes>();
+  /** The call's watcher when it rides on the call's subscriber (no layer of its own). */
+  rider: CallRider | undefined;
   /** Tool spans running now, in start order. */
   readonly runningTools: RunningTool[] = [];
   /** Nested calls traced without an advisor of their own and not under a tool span. */
@@ -85,13 +81,17 @@ export class CallTelemetry {
   constructor(
     readonly settings: TelemetrySettings,
     readonly span: TelemetrySpan,
-    /** Low-cardinality attributes shared by the call's metrics (operation, provider). */
-    readonly metricAttributes: Attributes,
+    /** The call model's provider, when known (in every metric attribute set). */
+    readonly provider: string | undefined,
     /** For a nested call traced without an advisor of its own: the tracing ancestor's root. */
     root?: CallTelemetry,
   ) {
     this.root = root ?? this;
+    this.metricAttributes = settings.metrics.sets.call(provider);
   }
+
+  /** Low-cardinality attributes shared by the call's metrics (operation, provider). */
+  readonly metricAttributes: Attributes;
 
   /** Whether this is a nested call traced by an ancestor's interceptors (no advisor of its own). */
   get isInherited(): boolean {
@@ -121,8 +121,8 @@ export class CallTelemetry {
   }
 
   /**
-   * The metric attributes of a model call, the same objects for every round that asks
-   * the same model and hears back from the same one.
+   * The metric attributes of a model call, the same objects for every call and round that
+   * asks the same model and hears back from the same one (kept per meter).
    * @param requested The request's model, when set.
    * @param responded The response's model, when reported.
    * @returns The attribute sets.
@@ -131,38 +131,15 @@ export class CallTelemetry {
     requested: string | undefined,
     responded: string | undefined,
   ): ModelMetricAttributes {
-    const key = `${requested ?? ''}\u0000${responded ?? ''}`;
-    let sets = this.modelAttributes.get(key);
-    if (sets === undefined) {
-      const base: Attributes = { ...this.metricAttributes };
-      if (requested !== undefined) base[GenAi.REQUEST_MODEL] = requested;
-      const withResponse: Attributes =
-        responded === undefined ? base : { ...base, [GenAi.RESPONSE_MODEL]: responded };
-      sets = {
-        requested: base,
-        responded: withResponse,
-        input: { ...withResponse, [GenAi.TOKEN_TYPE]: 'input' },
-        output: { ...withResponse, [GenAi.TOKEN_TYPE]: 'output' },
-      };
-      this.modelAttributes.set(key, sets);
-    }
-    return sets;
+    return this.settings.metrics.sets.model(this.provider, requested, responded);
   }
 
   /**
-   * The metric attributes of a tool's executions in this call (one object per tool name).
+   * The metric attributes of a tool's executions (one object per tool name, kept per meter).
    * @param name The tool's name.
    * @returns Operation and tool name.
    */
   toolMetricAttributes(name: string): Attributes {
-    let attributes = this.toolAttributes.get(name);
-    if (attributes === undefined) {
-      attributes = {
-        [GenAi.OPERATION_NAME]: GenAi.OPERATION_EXECUTE_TOOL,
-        [GenAi.TOOL_NAME]: name,
-      };
-      this.toolAttributes.set(name, attributes);
-    }
-    return attributes;
+    return this.settings.metrics.sets.tool(name);
   }
 }

@@ -180,10 +180,8 @@ export function tracedBy(
   const { settings } = root;
   const parent = nestedParent(ancestor, agent);
   const attributes = agentAttributes(agent, parent.tool, settings.maxAttributeLength);
-  const metricAttributes: Attributes = { [GenAi.OPERATION_NAME]: GenAi.OPERATION_CHAT };
   if (model !== undefined) {
     attributes[GenAi.PROVIDER_NAME] = model.provider;
-    metricAttributes[GenAi.PROVIDER_NAME] = model.provider;
     if (model.defaultModel !== undefined) attributes[GenAi.REQUEST_MODEL] = model.defaultModel;
   }
   const conversation = toAttributeValue(
@@ -197,7 +195,7 @@ export function tracedBy(
     { kind: SpanKind.INTERNAL, attributes },
     parent.context,
   );
-  const nested = new CallTelemetry(settings, span, metricAttributes, root);
+  const nested = new CallTelemetry(settings, span, model?.provider, root);
   (parent.tool?.nested ?? ancestor.nestedCalls).push(nested);
   setCallTelemetry(context, nested);
   return nested;

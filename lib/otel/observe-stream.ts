@@ -101,26 +101,26 @@ export function observeStream<T>(
 }
 
 /**
- * {@link observeStream} for a watcher that is made at subscription and brings the context
- * to subscribe in (a span started then): one object per subscription instead of a
- * `defer`, a watcher and the closures that share its state.
+ * At subscribe time: `subscribe` runs with `active` as the active context and a
+ * {@link observeStream} layer over `subscriber` that tells `watcher`; for a caller that
+ * subscribes its source now (an advisor's `[ADVISE_INTO]`), with no Observable of its own.
  * @internal
  * @example
  * ```ts
- * observeStarted(model$, () => new ModelCallWatcher(call, request, model, parent));
+ * watchInto(subscriber, new CallWatcher(call), span.context, (watching) => chain.runInto(request, watching));
  * ```
- * @param source$ The stream.
- * @param start Makes the watcher of one subscription (and starts what it watches).
- * @returns `source$`, observed.
+ * @param subscriber Where the values go.
+ * @param watcher The watcher of this subscription.
+ * @param active The context to subscribe in.
+ * @param subscribe Subscribes the source with the layer it is given.
  */
-export function observeStarted<T>(
-  source$: Observable<T>,
-  start: () => StreamWatcher<T> & { readonly context: Context },
-): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    const watcher = start();
-    const watching = new WatchingSubscriber(subscriber, watcher);
-    context.with(watcher.context, () => source$.subscribe(watching));
-    watching.watchCancel();
-  });
+export function watchInto<T>(
+  subscriber: Subscriber<T>,
+  watcher: StreamWatcher<T>,
+  active: Context,
+  subscribe: (watching: Subscriber<T>) => void,
+): void {
+  const watching = new WatchingSubscriber(subscriber, watcher);
+  context.with(active, subscribe, undefined, watching);
+  watching.watchCancel();
 }

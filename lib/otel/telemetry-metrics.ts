@@ -6,6 +6,7 @@ import {
   type Meter,
 } from '@opentelemetry/api';
 import { GenAi, RxAttributes } from './gen-ai-conventions.js';
+import { MetricAttributeSets } from './metric-attribute-sets.js';
 
 /** The GenAI conventions' advice on token-usage buckets (powers of 4). */
 const TOKEN_BUCKETS = [
@@ -36,6 +37,8 @@ export class TelemetryMetrics {
   private readonly guardrailTrips: Counter;
   /** Whether the meter is the API's no-op meter (no SDK registered): nothing is recorded. */
   readonly isNoop: boolean;
+  /** The attribute sets recorded with these instruments, made once. */
+  readonly sets = new MetricAttributeSets();
 
   /** @param meter The meter the instruments are made with. */
   constructor(meter: Meter) {
@@ -80,7 +83,11 @@ export class TelemetryMetrics {
    * @param attributes The call's metric attributes, the guardrail's name and stage.
    */
   guardrailTrip(attributes: Attributes): void {
-    safely(() => this.guardrailTrips.add(1, attributes));
+    try {
+      this.guardrailTrips.add(1, attributes);
+    } catch {
+      // A broken metric reader never breaks the stream.
+    }
   }
 
   /**
@@ -96,8 +103,8 @@ export class TelemetryMetrics {
     inputAttributes: Attributes,
     outputAttributes: Attributes,
   ): void {
-    if (input !== undefined) safely(() => this.tokenUsage.record(input, inputAttributes));
-    if (output !== undefined) safely(() => this.tokenUsage.record(output, outputAttributes));
+    if (input !== undefined) record(this.tokenUsage, input, inputAttributes);
+    if (output !== undefined) record(this.tokenUsage, output, outputAttributes);
   }
 
   /**
@@ -106,7 +113,7 @@ export class TelemetryMetrics {
    * @param attributes The model call's metric attributes (with `error.type` on failure).
    */
   duration(seconds: number, attributes: Attributes): void {
-    safely(() => this.operationDuration.record(seconds, attributes));
+    record(this.operationDuration, seconds, attributes);
   }
 
   /**
@@ -115,7 +122,7 @@ export class TelemetryMetrics {
    * @param attributes The model call's metric attributes.
    */
   firstChunk(seconds: number, attributes: Attributes): void {
-    safely(() => this.timeToFirstChunk.record(seconds, attributes));
+    record(this.timeToFirstChunk, seconds, attributes);
   }
 
   /**
@@ -127,8 +134,13 @@ export class TelemetryMetrics {
   tool(seconds: number, attributes: Attributes, errorType?: string): void {
     const all =
       errorType === undefined ? attributes : { ...attributes, [GenAi.ERROR_TYPE]: errorType };
-    safely(() => this.toolDuration.record(seconds, all));
-    if (errorType !== undefined) safely(() => this.toolErrors.add(1, all));
+    record(this.toolDuration, seconds, all);
+    if (errorType === undefined) return;
+    try {
+      this.toolErrors.add(1, all);
+    } catch {
+      // As in `record`.
+    }
   }
 
   /**
@@ -137,13 +149,14 @@ export class TelemetryMetrics {
    * @param attributes The call's metric attributes.
    */
   rounds(count: number, attributes: Attributes): void {
-    safely(() => this.roundsPerCall.record(count, attributes));
+    record(this.roundsPerCall, count, attributes);
   }
 }
 
-function safely(record: () => void): void {
+/** Records on a histogram; no closure per record. A broken metric reader never breaks the stream. */
+function record(histogram: Histogram, value: number, attributes: Attributes): void {
   try {
-    record();
+    histogram.record(value, attributes);
   } catch {
     // A broken metric reader never breaks the stream.
   }

@@ -1,5 +1,6 @@
 import { SpanKind, type Context } from '@opentelemetry/api';
-import { defer, type Observable } from 'rxjs';
+import { defer, type Observable, type Subscriber } from 'rxjs';
+import { ADVISE_INTO, type SubscribingAdvisor } from '../advisor-api/advisor-chain.js';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatModel } from '../core/chat-model.js';
@@ -47,15 +48,33 @@ export class TracedChain implements AdvisorChain {
   }
 
   next(request: ChatRequest): Observable<ChatChunk> {
+    if (this.index >= this.advisors.length) {
+      // The model call: its Observable is already cold (no `defer` per round).
+      const model = request.chatModel ?? this.end.model;
+      return tracedModelCall(this.call, request, model, this.parent, this.end);
+    }
     return defer(() => {
       const advisor = this.advisors[this.index];
-      if (advisor === undefined) {
-        const model = request.chatModel ?? this.end.model;
-        return tracedModelCall(this.call, request, model, this.parent, this.end.next(request));
-      }
       if (!this.call.settings.advisorSpans) return advisor.advise(request, this.following());
       return this.tracedAdvisor(advisor, request);
     });
+  }
+
+  /**
+   * `next(request).subscribe(subscriber)`, for a caller at subscribe time: an advisor with
+   * `[ADVISE_INTO]` (the no-tools guard) gets `subscriber` itself, so a model call right
+   * after it sees the call's subscriber (and its watcher can ride on it).
+   * @param request The request for this link.
+   * @param subscriber Receives the chunks.
+   */
+  runInto(request: ChatRequest, subscriber: Subscriber<ChatChunk>): void {
+    const advisor = this.advisors[this.index] as Partial<SubscribingAdvisor> | undefined;
+    const adviseInto = advisor?.[ADVISE_INTO];
+    if (adviseInto === undefined || this.call.settings.advisorSpans) {
+      this.next(request).subscribe(subscriber);
+      return;
+    }
+    adviseInto.call(advisor, request, this.following(), subscriber);
   }
 
   copy(after: Advisor): AdvisorChain {

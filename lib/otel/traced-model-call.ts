@@ -1,5 +1,12 @@
-import { SpanKind, type Attributes, type Context } from '@opentelemetry/api';
-import type { Observable } from 'rxjs';
+import {
+  context as otelContext,
+  SpanKind,
+  type Attributes,
+  type Context,
+} from '@opentelemetry/api';
+import { Observable, type Subscriber } from 'rxjs';
+import { nextNow } from '../advisor-api/advisor-chain.js';
+import type { AdvisorChain } from '../advisor-api/advisor.js';
 import { redact } from '../core/redact.js';
 import type { ChatChunk, FinishReason } from '../core/chat-chunk.js';
 import type { ChatRequest, RequestChatModel } from '../core/chat-request.js';
@@ -8,7 +15,7 @@ import type { Usage } from '../core/usage.js';
 import { toAttributeValue } from './attribute-value.js';
 import type { CallTelemetry } from './call-telemetry.js';
 import { GenAi, RxAttributes } from './gen-ai-conventions.js';
-import { observeStarted, type StreamWatcher } from './observe-stream.js';
+import { watchInto, type StreamWatcher } from './observe-stream.js';
 import { errorType, TelemetrySpan } from './telemetry-span.js';
 
 /** How deep recorded content is copied before it is summarized (as LoggerAdvisor). */
@@ -20,7 +27,9 @@ export const REDACTION_DEPTH = 32;
  * the chunks already carry: the first chunk's time, and the `usage`, `metadata` and
  * `finish` chunks' fields (plus the text and tool calls when content is recorded). The
  * span ends once: on completion, on error (status ERROR, `error.type`) or on unsubscribe
- * (`rx_advisors.cancelled`).
+ * (`rx_advisors.cancelled`). When the model call is subscribed by the subscriber the
+ * call's watcher rides on (nothing in between sees the chunks), its watcher rides along
+ * (`CallWatcher.ride`): no subscriber layer; otherwise one layer of its own.
  * @internal
  * @example
  * ```ts
@@ -31,7 +40,7 @@ export const REDACTION_DEPTH = 32;
  * @param chatModel The model the call runs on, when known: its provider, and its default
  *   model name when the request names none (`gen_ai.request.model` whenever it is known).
  * @param parent The context the span starts under (the call's, or an advisor's span).
- * @param model$ The model call.
+ * @param model The model call, or the chain positioned at it (called at subscription).
  * @returns The model call's chunks, unchanged.
  */
 export function tracedModelCall(
@@ -39,9 +48,21 @@ export function tracedModelCall(
   request: ChatRequest,
   chatModel: RequestChatModel | undefined,
   parent: Context,
-  model$: Observable<ChatChunk>,
+  model: Observable<ChatChunk> | AdvisorChain,
 ): Observable<ChatChunk> {
-  return observeStarted(model$, () => new ModelCallWatcher(call, request, chatModel, parent));
+  return new Observable<ChatChunk>((subscriber) => {
+    const watcher = new ModelCallWatcher(call, request, chatModel, parent);
+    const model$ = model instanceof Observable ? model : nextNow(model, request);
+    if (call.rider?.ride(watcher, subscriber) === true) {
+      otelContext.with(watcher.context, subscribeTo, undefined, model$, subscriber);
+      return;
+    }
+    watchInto(subscriber, watcher, watcher.context, (watching) => model$.subscribe(watching));
+  });
+}
+
+function subscribeTo(source$: Observable<ChatChunk>, subscriber: Subscriber<ChatChunk>): void {
+  source$.subscribe(subscriber);
 }
 
 /**

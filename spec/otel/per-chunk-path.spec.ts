@@ -1,5 +1,12 @@
-import { defer, from, map, type Observable } from 'rxjs';
-import { advisor, type ChatChunk, type ChatModel } from '../../lib/index';
+import { defer, from, map, Observable, type Subscriber } from 'rxjs';
+import { lastValueFrom } from 'rxjs';
+import {
+  advisor,
+  ToolNotFoundError,
+  type ChatChunk,
+  type ChatClient,
+  type ChatModel,
+} from '../../lib/index';
 import { client, run } from './support/fixtures';
 import { TelemetryHarness } from './support/telemetry-harness';
 
@@ -57,5 +64,62 @@ describe('OpenTelemetryAdvisor per-chunk path', () => {
     await run(client(textFirstModel(), [otel.advisor({ recordContent: true }), passThrough]));
     const output = String(otel.span('chat').attributes['gen_ai.output.messages']);
     expect(output).toContain('It is noon.');
+  });
+
+  // Issue 32 (docs/performance.md, "telemetry, third pass"): with `stream().content()` the
+  // telemetry rides on content()'s own subscriber, the no-tools guard's check too, so the
+  // model is subscribed by the same subscriber as with telemetry off: no layer per chunk.
+  it('adds no subscriber between the model and content() (the call and the model call ride on it)', async () => {
+    const seen: Subscriber<ChatChunk>[] = [];
+    const model: ChatModel = {
+      provider: 'raw',
+      stream: () =>
+        new Observable<ChatChunk>((subscriber) => {
+          seen.push(subscriber);
+          subscriber.next({ type: 'text-delta', text: 'Hi' });
+          subscriber.next({
+            type: 'usage',
+            usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+          });
+          subscriber.next({ type: 'finish', reason: 'stop' });
+          subscriber.complete();
+        }),
+    };
+    await run(client(model, []));
+    await run(client(model, [otel.advisor()]));
+    const [off, on] = seen;
+    expect(on?.constructor).toBe(off?.constructor);
+    const chat = otel.span('chat');
+    expect(chat.attributes['gen_ai.response.time_to_first_chunk']).toEqual(expect.any(Number));
+    expect(chat.attributes['gen_ai.response.finish_reasons']).toEqual(['stop']);
+    expect(otel.span('invoke_workflow OpenTelemetryAdvisor').attributes).toMatchObject({
+      'gen_ai.usage.output_tokens': 1,
+      'rx_advisors.rounds': 1,
+    });
+    expect(await otel.points('gen_ai.client.operation.time_to_first_chunk')).toHaveLength(1);
+  });
+
+  it.each([
+    [
+      'riding on content()',
+      (chat: ChatClient): Observable<unknown> => chat.prompt('Hi').stream().content(),
+    ],
+    [
+      'with a layer of its own (chunks())',
+      (chat: ChatClient) => chat.prompt('Hi').stream().chunks(),
+    ],
+  ])('fails both spans when the no-tools guard refuses a tool call, %s', async (_, start) => {
+    const model = textFirstModel([
+      { type: 'text-delta', text: 'Let me check.' },
+      { type: 'tool-call', id: 'c1', name: 'getTime', arguments: '{}' },
+      { type: 'finish', reason: 'tool-calls' },
+    ]);
+    const error = await lastValueFrom(start(client(model, [otel.advisor()]))).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ToolNotFoundError);
+    const call = otel.span('invoke_workflow OpenTelemetryAdvisor');
+    expect(call.attributes['error.type']).toBe('ToolNotFoundError');
+    expect(otel.span('chat').ended).toBe(true);
   });
 });
