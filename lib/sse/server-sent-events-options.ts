@@ -92,14 +92,23 @@ export function encoderOf(protocol: SseProtocol | SseEncoder): SseEncoder {
   return protocol;
 }
 
+/** The names of {@link ServerSentEventsOptions}. @internal */
+export const SSE_OPTION_NAMES: readonly string[] = Object.keys(RULES);
+
 /**
  * Applies defaults and rejects bad values up front.
+ * @param options The options.
+ * @param known The names of the other options given in the same object (a response's), which
+ *   are then not looked at as possible typos (that costs an edit distance per name and call).
  * @internal
  */
-export function resolveSseOptions(options: ServerSentEventsOptions = {}): ResolvedSseOptions {
+export function resolveSseOptions(
+  options: ServerSentEventsOptions = {},
+  known: readonly string[] = [],
+): ResolvedSseOptions {
   const { protocol, heartbeat, errorMessage } = withDefaults(
     SERVER_SENT_EVENTS_DEFAULTS,
-    validateOptions(options, RULES),
+    validateOptions(options, RULES, '', { known }),
   );
   return { encoder: encoderOf(protocol), heartbeat, errors: new SseErrorPolicy(errorMessage) };
 }

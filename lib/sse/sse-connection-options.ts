@@ -46,16 +46,23 @@ const RULES = {
 /** The connection bounds with their defaults applied. @internal */
 export type ResolvedSseConnectionOptions = Readonly<Required<SseConnectionOptions>>;
 
+/** The names of {@link SseConnectionOptions}. @internal */
+export const SSE_CONNECTION_OPTION_NAMES: readonly string[] = Object.keys(RULES);
+
 /**
  * Applies defaults and rejects bad values up front (`InvalidOptionsError`).
+ * @param options The options.
+ * @param known The names of the other options given in the same object, as for
+ *   `resolveSseOptions`.
  * @internal
  */
 export function resolveConnectionOptions(
   options: SseConnectionOptions,
+  known: readonly string[] = [],
 ): ResolvedSseConnectionOptions {
   const { maxPendingFrames, maxPendingBytes, writeTimeout } = withDefaults(
     SSE_CONNECTION_DEFAULTS,
-    validateOptions(options, RULES),
+    validateOptions(options, RULES, '', { known }),
   );
   return { maxPendingFrames, maxPendingBytes, writeTimeout };
 }

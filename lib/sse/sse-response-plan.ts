@@ -1,8 +1,9 @@
 import type { Observable } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
-import { resolveSseOptions } from './server-sent-events-options.js';
+import { resolveSseOptions, SSE_OPTION_NAMES } from './server-sent-events-options.js';
 import {
   resolveConnectionOptions,
+  SSE_CONNECTION_OPTION_NAMES,
   type ResolvedSseConnectionOptions,
 } from './sse-connection-options.js';
 import { sseHeaders } from './sse-headers.js';
@@ -17,6 +18,11 @@ export interface SseResponsePlan {
   readonly connection: ResolvedSseConnectionOptions;
 }
 
+/** The response's own options (`status`, `headers`, `resumable`). */
+const RESPONSE_OPTION_NAMES = ['status', 'headers', 'resumable'];
+const NOT_SSE_OPTIONS = [...SSE_CONNECTION_OPTION_NAMES, ...RESPONSE_OPTION_NAMES];
+const NOT_CONNECTION_OPTIONS = [...SSE_OPTION_NAMES, ...RESPONSE_OPTION_NAMES];
+
 /**
  * The shared part of `pipeToNodeResponse` and `toWebResponse`: options checked up front, the
  * frames (kept in a `ResumableStreams` registry when `resumable` is set, whose stream id then
@@ -27,9 +33,9 @@ export function sseResponsePlan(
   chunks$: Observable<ChatChunk>,
   options: SseResponseOptions,
 ): SseResponsePlan {
-  const resolved = resolveSseOptions(options);
+  const resolved = resolveSseOptions(options, NOT_SSE_OPTIONS);
   const { encoder } = resolved;
-  const connection = resolveConnectionOptions(options);
+  const connection = resolveConnectionOptions(options, NOT_CONNECTION_OPTIONS);
   const { resumable, status = 200 } = options;
   if (resumable === undefined) {
     return {

@@ -1,4 +1,10 @@
-import { interval, Observable, type OperatorFunction } from 'rxjs';
+import {
+  asyncScheduler,
+  Observable,
+  Subscriber,
+  type OperatorFunction,
+  type SchedulerAction,
+} from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import {
   resolveSseOptions,
@@ -6,6 +12,7 @@ import {
   type ServerSentEventsOptions,
 } from './server-sent-events-options.js';
 import { HEARTBEAT_FRAME, SseFrameWriter } from './encoder/sse-frame-writer.js';
+import type { SseStreamEncoder } from './encoder/sse-encoder.js';
 
 /**
  * An operator from chat chunks to Server-Sent Events frames: each emitted string is one
@@ -68,7 +75,7 @@ export function framesOf(
  * Hand-written rather than `connect` + `merge` + `takeUntil`: the frames go straight to the
  * subscriber (the source is subscribed with it, as `defer` does), so a frame costs no
  * operator hop and a stream no Subject and five inner subscriptions; the timer is one
- * `interval` subscription torn down with the stream. Measured in W7 (docs/performance.md).
+ * scheduled action (as `interval` schedules it) torn down with the stream. Measured in W7 (docs/performance.md).
  * Same behaviour as the composition: the source is subscribed first, then the timer, which
  * stops when the source completes, errors or is unsubscribed.
  * @internal
@@ -80,44 +87,67 @@ export function withHeartbeat(heartbeat: number | false): OperatorFunction<strin
       source$.subscribe(subscriber);
       // A source that ended synchronously needs no heartbeat.
       if (subscriber.closed) return undefined;
-      return interval(heartbeat).subscribe(() => subscriber.next(HEARTBEAT_FRAME));
+      // What `interval` schedules, without its Observable and subscriber: one action per
+      // stream, rescheduled every `heartbeat` ms (its Node timer is reused).
+      return asyncScheduler.schedule(function (this: SchedulerAction<undefined>) {
+        subscriber.next(HEARTBEAT_FRAME);
+        this.schedule(undefined, heartbeat);
+      }, heartbeat);
     });
 }
 
 /**
  * Encodes chunks into frames. Written as an Observable of its own rather than with
  * `mergeMap`, because one chunk may become several frames and composing would allocate an
- * array per chunk.
+ * array per chunk; the chunks are subscribed with one {@link ChunkEncoderSubscriber} (no
+ * `SafeSubscriber` hop per chunk), and the frames go to the downstream subscriber as they are.
  */
 function encodeFrames(
   source$: Observable<ChatChunk>,
   options: ResolvedSseOptions,
 ): Observable<string> {
   return new Observable<string>((subscriber) => {
-    const frames = new SseFrameWriter(subscriber);
-    const encoder = options.encoder.create(frames, options);
-    const fail = (error: unknown): void => {
-      encoder.fail(error);
-      subscriber.complete(); // also unsubscribes the source
-    };
-    return source$.subscribe({
-      next: (chunk) => {
-        if (subscriber.closed) return;
-        try {
-          encoder.chunk(chunk);
-        } catch (error) {
-          fail(error);
-        }
-      },
-      error: fail,
-      complete: () => {
-        try {
-          encoder.complete();
-          subscriber.complete();
-        } catch (error) {
-          fail(error);
-        }
-      },
-    });
+    const encoder = options.encoder.create(new SseFrameWriter(subscriber), options);
+    return source$.subscribe(new ChunkEncoderSubscriber(encoder, subscriber));
   });
+}
+
+/** The chunks' subscriber of {@link encodeFrames}: each chunk to the encoder. */
+class ChunkEncoderSubscriber extends Subscriber<ChatChunk> {
+  constructor(
+    private readonly encoder: SseStreamEncoder,
+    private readonly frames: Subscriber<string>,
+  ) {
+    super();
+  }
+
+  // `next` itself rather than `_next`: one call less per chunk.
+  override next(chunk: ChatChunk): void {
+    if (this.isStopped || this.frames.closed) return;
+    try {
+      this.encoder.chunk(chunk);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  protected override _error(error: unknown): void {
+    this.fail(error);
+  }
+
+  protected override _complete(): void {
+    try {
+      this.encoder.complete();
+      this.frames.complete();
+    } catch (error) {
+      this.fail(error);
+    }
+    this.unsubscribe();
+  }
+
+  private fail(error: unknown): void {
+    this.unsubscribe();
+    this.encoder.fail(error);
+    this.frames.complete();
+  }
 }

@@ -23,10 +23,10 @@ function uiFinishReason(reason: FinishReason): string {
   return reason === 'return-direct' ? 'stop' : reason;
 }
 
-/** The part of a stream being written: its id and the JSON prefix of its deltas. */
+/** The part being written: its id, its deltas' data line up to the delta's JSON. */
 interface OpenPart {
   readonly id: string;
-  readonly deltaPrefix: string;
+  readonly deltaLine: string;
 }
 
 /**
@@ -42,7 +42,7 @@ interface OpenPart {
  *
  * A loop round (from `round-start` to the next `round-start` or `finish`, so with its tool
  * results) is a step; a stream without round markers is one step. Delta frames are built
- * from precomputed prefixes, so a text delta costs the JSON of its text and nothing else.
+ * from precomputed data lines, so a text delta costs the JSON of its text and one string.
  */
 class UiMessageStreamEncoder implements SseStreamEncoder {
   private stepOpen = false;
@@ -52,7 +52,7 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
   private reasoning: OpenPart | undefined;
   /** Tool call id per `tool-call-delta` index (ids come with an index's first fragment). */
   private readonly toolIdsByIndex: (string | undefined)[] = [];
-  private readonly toolDeltaPrefixByIndex: string[] = [];
+  private readonly toolDeltaLineByIndex: string[] = [];
   private readonly announced = new Set<string>();
   private usage: UsageAccumulator | undefined;
   private model: string | undefined;
@@ -73,7 +73,7 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
         this.openStep();
         this.endReasoning();
         const part = (this.text ??= this.startPart('text'));
-        this.frames.write('', `${part.deltaPrefix}${JSON.stringify(chunk.text)}}`);
+        this.frames.writeDelta(part.deltaLine, JSON.stringify(chunk.text));
         return;
       }
       case 'reasoning-delta': {
@@ -81,7 +81,7 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
         this.openStep();
         this.endText();
         const part = (this.reasoning ??= this.startPart('reasoning'));
-        this.frames.write('', `${part.deltaPrefix}${JSON.stringify(chunk.text)}}`);
+        this.frames.writeDelta(part.deltaLine, JSON.stringify(chunk.text));
         return;
       }
       case 'reasoning': {
@@ -91,7 +91,7 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
           this.openStep();
           this.endText();
           const part = (this.reasoning = this.startPart('reasoning'));
-          this.frames.write('', `${part.deltaPrefix}${JSON.stringify(chunk.text)}}`);
+          this.frames.writeDelta(part.deltaLine, JSON.stringify(chunk.text));
         }
         this.endReasoning();
         return;
@@ -101,15 +101,13 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
         const { index } = chunk;
         if (chunk.id !== undefined) {
           this.toolIdsByIndex[index] = chunk.id;
-          this.toolDeltaPrefixByIndex[index] =
-            `{"type":"tool-input-delta","toolCallId":${JSON.stringify(chunk.id)},"inputTextDelta":`;
+          this.toolDeltaLineByIndex[index] =
+            `data: {"type":"tool-input-delta","toolCallId":${JSON.stringify(chunk.id)},"inputTextDelta":`;
           this.announce(chunk.id, chunk.name ?? '');
         }
         if (this.toolIdsByIndex[index] === undefined || chunk.argumentsDelta === '') return;
-        this.frames.write(
-          '',
-          `${this.toolDeltaPrefixByIndex[index]}${JSON.stringify(chunk.argumentsDelta)}}`,
-        );
+        const line = this.toolDeltaLineByIndex[index];
+        this.frames.writeDelta(line, JSON.stringify(chunk.argumentsDelta));
         return;
       }
       case 'tool-call':
@@ -242,7 +240,7 @@ class UiMessageStreamEncoder implements SseStreamEncoder {
   private startPart(kind: 'text' | 'reasoning'): OpenPart {
     const id = `${kind}-${++this.parts}`;
     this.frames.write('', `{"type":"${kind}-start","id":"${id}"}`);
-    return { id, deltaPrefix: `{"type":"${kind}-delta","id":"${id}","delta":` };
+    return { id, deltaLine: `data: {"type":"${kind}-delta","id":"${id}","delta":` };
   }
 
   private endText(): void {

@@ -33,6 +33,17 @@ export class SseFrameWriter implements SseEventSink {
     this.target.next(`id: ${++this.lastId}\n${eventLine}data: ${data}\n\n`);
   }
 
+  /**
+   * Emits an unnamed event whose data is `dataLine` (without its `data: `) + `json` + `}`: a
+   * delta part whose last field is `json`, built as one string (one concatenation for the
+   * whole frame, as a hand-written server would).
+   * @param dataLine `data: ` and the part's JSON up to its last value.
+   * @param json The last value, as JSON.
+   */
+  writeDelta(dataLine: string, json: string): void {
+    this.target.next(`id: ${++this.lastId}\n${dataLine}${json}}\n\n`);
+  }
+
   event(name: string, data: string): void {
     const text = String(data);
     this.write(
@@ -89,7 +100,11 @@ export function frameWithoutId(eventLine: string, data: string): string {
 /** The built-in encoders' way to write: a precomputed event line and one line of data. @internal */
 export interface EventLineWriter {
   write(eventLine: string, data: string): void;
+  /** See {@link SseFrameWriter.writeDelta}. */
+  writeDelta(dataLine: string, json: string): void;
 }
+
+const DATA_FIELD = 'data: ';
 
 /**
  * The fast writer behind a sink: the sink itself when it is ours, else an adapter that goes
@@ -98,7 +113,10 @@ export interface EventLineWriter {
  */
 export function eventLineWriter(sink: SseEventSink): EventLineWriter {
   if (sink instanceof SseFrameWriter) return sink;
+  const write = (line: string, data: string): void =>
+    sink.event(line === '' ? '' : line.slice('event: '.length, -1), data);
   return {
-    write: (line, data) => sink.event(line === '' ? '' : line.slice('event: '.length, -1), data),
+    write,
+    writeDelta: (dataLine, json) => write('', `${dataLine.slice(DATA_FIELD.length)}${json}}`),
   };
 }

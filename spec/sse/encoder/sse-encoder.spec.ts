@@ -60,6 +60,40 @@ describe('SSE encoders', () => {
     }
   });
 
+  it('a custom encoder over the built-in UI encoder gets every part through its own sink, deltas too', async () => {
+    // The built-in encoders write deltas through a fast path; a sink that is not the
+    // library's own must still receive each delta part whole, as its JSON.
+    const wrapped: SseEncoder = {
+      ...uiMessageStreamEncoder,
+      name: 'wrapped-ui',
+      create: (sink, context) =>
+        uiMessageStreamEncoder.create({ event: (name, data) => sink.event(name, data) }, context),
+    };
+    const source: ChatChunk[] = [
+      { type: 'text-delta', text: 'a "quoted"\nline' },
+      {
+        type: 'tool-call-delta',
+        index: 0,
+        id: 'call-1',
+        name: 'getTime',
+        argumentsDelta: '{"tz":',
+      },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '"UTC"}' },
+      { type: 'finish', reason: 'tool-calls' },
+    ];
+    const [viaWrapper, direct] = await Promise.all(
+      [wrapped, uiMessageStreamEncoder].map((protocol) =>
+        framesText(from(source).pipe(toServerSentEvents({ protocol, heartbeat: false }))),
+      ),
+    );
+    expect(viaWrapper).toBe(direct);
+    const parts = parseSse(viaWrapper).events.map(({ data }) => data);
+    expect(parts).toContain('{"type":"text-delta","id":"text-1","delta":"a \\"quoted\\"\\nline"}');
+    expect(parts).toContain(
+      '{"type":"tool-input-delta","toolCallId":"call-1","inputTextDelta":"\\"UTC\\"}"}',
+    );
+  });
+
   it("a response sends the encoder's headers", () => {
     const response = toWebResponse(from(chunks), { protocol: plainText });
     expect(response.headers.get('x-protocol')).toBe('plain-text');
