@@ -27,6 +27,7 @@ import { promisify } from 'node:util';
 import { Observable, type Subscriber } from 'rxjs';
 import { ChatClient, type ChatChunk } from 'rx-advisors';
 import { pipeToNodeResponse } from 'rx-advisors/sse';
+import { DELTA, HEAD, HEADERS } from './adapters/w7-floor-http.js';
 
 type Variant = 'rx-advisors' | 'floor-http';
 type Sink = 'fake' | 'http';
@@ -70,19 +71,6 @@ const USAGE: ChatChunk = {
   usage: { inputTokens: 12, outputTokens: 34, totalTokens: 46 },
 };
 const FINISH: ChatChunk = { type: 'finish', reason: 'stop' };
-const HEADERS = {
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-  'x-vercel-ai-ui-message-stream': 'v1',
-};
-const HEAD =
-  'id: 1\ndata: {"type":"start"}\n\n' +
-  'id: 2\ndata: {"type":"start-step"}\n\n' +
-  'id: 3\ndata: {"type":"text-start","id":"text-1"}\n\n';
-const DELTA = 'data: {"type":"text-delta","id":"text-1","delta":';
-
 type Handler = (res: ServerResponse, answers: Answer[]) => void;
 
 /** The server side of one answer, per variant: registers the answer the driver writes. */

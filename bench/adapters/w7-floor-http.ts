@@ -1,17 +1,20 @@
 import type { SseServerAdapter } from './w7-sse-adapter.js';
 
-const HEADERS = {
+/** The floor's response headers (the UI message stream's); bench/w7-frame-path.ts shares them. */
+export const HEADERS = {
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache',
   connection: 'keep-alive',
   'x-accel-buffering': 'no',
   'x-vercel-ai-ui-message-stream': 'v1',
 };
-const HEAD =
+/** The frames before the first delta. */
+export const HEAD =
   'id: 1\ndata: {"type":"start"}\n\n' +
   'id: 2\ndata: {"type":"start-step"}\n\n' +
   'id: 3\ndata: {"type":"text-start","id":"text-1"}\n\n';
-const DELTA = 'data: {"type":"text-delta","id":"text-1","delta":';
+/** A delta frame's start (the JSON-encoded delta and `}\n\n` follow). */
+export const DELTA = 'data: {"type":"text-delta","id":"text-1","delta":';
 const FINISH =
   '{"type":"finish","finishReason":"stop","messageMetadata":{"usage":{"inputTokens":12,"outputTokens":34,"totalTokens":46}}}';
 
