@@ -8,12 +8,8 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { defer, type Observable, type Subscriber } from 'rxjs';
-import {
-  ADVISE_INTO,
-  subscribeNow,
-  type SubscribingAdvisor,
-} from '../advisor-api/advisor-chain.js';
-import type { AdvisorChain } from '../advisor-api/advisor.js';
+import { ADVISE_INTO, subscribeNow } from '../advisor-api/advisor-chain.js';
+import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
 import { AdvisorParams } from '../advisor-api/advisor-params.js';
 import { CallInterceptors } from '../advisor-api/call-interceptors.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
@@ -70,7 +66,7 @@ type ResolvedOptions = typeof OPEN_TELEMETRY_ADVISOR_DEFAULTS & OpenTelemetryAdv
  *   .build();
  * ```
  */
-export class OpenTelemetryAdvisor implements SubscribingAdvisor {
+export class OpenTelemetryAdvisor implements Advisor {
   readonly name: string;
   readonly order: number;
   private readonly options: ResolvedOptions;
@@ -118,6 +114,7 @@ export class OpenTelemetryAdvisor implements SubscribingAdvisor {
    * @param request The call's request.
    * @param chain The rest of the chain.
    * @param subscriber The call's subscriber.
+   * @internal
    */
   [ADVISE_INTO](
     request: ChatRequest,
