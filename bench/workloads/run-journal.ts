@@ -350,9 +350,8 @@ export async function runRunJournal(config: BenchConfig, report: Report): Promis
   const plain = textOnly(false);
   const durable = textOnly(true);
   const chunks = textChunks(LONG).length;
-  const { off, on, overhead } = await pairedOverhead(
-    () => answer(plain, false),
-    () => answer(durable, true),
+  const [{ off, on, overhead }] = await pairedOverheads(
+    [{ off: () => answer(plain, false), on: () => answer(durable, true) }],
     chunks / 1000,
     pairs,
   );
