@@ -158,6 +158,10 @@ describe('SqliteRunJournal storage', () => {
     ]);
     expect(synchronousOf(db)).toBe(1);
     expect(await journal.read(key)).toEqual([started, round, approval, call, outcome]);
+    // A guarded append that fails (here a conflict) gives the connection back at NORMAL too.
+    await expect(journal.append(key, [call], 0)).rejects.toMatchObject({ reason: 'conflict' });
+    expect(pragmas.slice(-2)).toEqual(['PRAGMA synchronous = FULL', 'PRAGMA synchronous = NORMAL']);
+    expect(synchronousOf(db)).toBe(1);
     // Inside the application's transaction the pragma cannot change: its commit decides.
     db.transaction(() => {
       void journal.append({ ...key, runId: 'run-2' }, [call], 0);
