@@ -20,6 +20,8 @@ const hasPostgres = () =>
 const missing = [];
 if (!process.env.REDIS_URL && !onPath('redis-server')) missing.push('redis-server');
 if (!process.env.DATABASE_URL && !hasPostgres()) missing.push('postgresql');
+// spec/run/sqlite/sqlite-run-journal-fsync.spec.ts counts a child's fsyncs with strace.
+if (!onPath('strace')) missing.push('strace');
 if (missing.length === 0) process.exit(0);
 
 const decision = installDecision();

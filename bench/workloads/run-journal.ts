@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createClient } from 'redis';
@@ -9,7 +9,7 @@ import { ChatClient, ToolCallingAdvisor, tool, type ChatChunk } from 'rx-advisor
 import { DurableRunAdvisor, InMemoryRunJournal, type RunJournal } from 'rx-advisors/run';
 import { PostgresRunJournal } from 'rx-advisors/run/postgres';
 import { RedisRunJournal } from 'rx-advisors/run/redis';
-import { SqliteRunJournal } from 'rx-advisors/run/sqlite';
+import { SqliteRunJournal, type SqliteRunJournalSynchronous } from 'rx-advisors/run/sqlite';
 import { postgresPlan, redisPlan } from '../../spec/support/servers/store-servers.js';
 import { BenchChatModel } from '../harness/bench-chat-model.js';
 import { roundOf, textChunks, toolRoundChunks, TOOL_NAME } from '../harness/chunks.js';
@@ -48,15 +48,22 @@ const STORES: readonly { name: string; label: string; open(): Promise<OpenJourna
   {
     name: 'sqlite',
     label:
-      'SqliteRunJournal, better-sqlite3, a file in the temp folder (WAL, synchronous = FULL: the defaults of path)',
-    open: () => openSqlite('FULL'),
+      "SqliteRunJournal, better-sqlite3, a file in the temp folder (WAL), synchronous: 'full' (every commit fsynced)",
+    open: () => openSqlite('full'),
   },
   {
     // WAL with synchronous = NORMAL: a commit waits for no fsync (an OS crash or power loss
     // may lose the last records; a process crash does not).
     name: 'sqlite-normal',
-    label: 'SqliteRunJournal as above, PRAGMA synchronous = NORMAL',
-    open: () => openSqlite('NORMAL'),
+    label: "SqliteRunJournal as above, synchronous: 'normal' (no commit fsynced)",
+    open: () => openSqlite('normal'),
+  },
+  {
+    // The default of `path`: NORMAL, and FULL for an append with a tool-call-started.
+    name: 'sqlite-side-effects',
+    label:
+      "SqliteRunJournal as above, synchronous: 'side-effects' (the default of path: only a commit with a tool-call-started fsynced)",
+    open: () => openSqlite('side-effects'),
   },
   {
     name: 'redis',
@@ -103,8 +110,16 @@ const STORES: readonly { name: string; label: string; open(): Promise<OpenJourna
   },
 ];
 
+/**
+ * The tool a measured run calls once per round. The rows without a `tool` parameter call an
+ * idempotent one (its outcome rides with the next round's append: one append per round);
+ * `tool: 'not-idempotent'` calls one that is not (per round: the round's append, then a
+ * `tool-call-started` before the tool runs, then its outcome: three appends).
+ */
+type ToolKind = 'idempotent' | 'not-idempotent';
+
 /** A client running a tool loop of `ROUNDS` rounds, with the durable run or without. */
-function loopClient(journal: RunJournal | undefined): ChatClient {
+function loopClient(journal: RunJournal | undefined, kind: ToolKind = 'idempotent'): ChatClient {
   const model = new BenchChatModel({
     script: (_call, request) => {
       const round = roundOf(request);
@@ -115,7 +130,7 @@ function loopClient(journal: RunJournal | undefined): ChatClient {
     name: TOOL_NAME,
     description: 'Does nothing',
     parameters: { type: 'object', properties: {} },
-    idempotent: true,
+    idempotent: kind === 'idempotent',
     execute: () => 'ok',
   });
   return ChatClient.builder(model)
@@ -168,31 +183,71 @@ const call = (client: ChatClient, durable: boolean, question: string): Observabl
   return (durable ? prompt.advisorParams({ runId: `run-${++runs}` }) : prompt).stream().chunks();
 };
 
+/** One measured configuration: a call without the durable run, and the same with it. */
+interface Paired {
+  off(): Promise<number>;
+  on(): Promise<number>;
+}
+
 /**
  * Paired samples: each pair runs the call without, then with, the durable run (same
- * process state, interleaved), and keeps the difference per unit of work.
+ * process state, interleaved), and keeps the difference per unit of work. Several
+ * configurations are interleaved pair by pair (configuration 1's pair i, configuration 2's
+ * pair i, …), so that a change of the machine's load falls on all of them alike.
  */
-async function pairedOverhead(
-  off: () => Promise<number>,
-  on: () => Promise<number>,
+async function pairedOverheads(
+  configurations: readonly Paired[],
   units: number,
   pairs: number,
-): Promise<{ off: number[]; on: number[]; overhead: number[] }> {
+): Promise<{ off: number[]; on: number[]; overhead: number[] }[]> {
   for (let i = 0; i < 3; i++) {
-    await off();
-    await on();
+    for (const { off, on } of configurations) {
+      await off();
+      await on();
+    }
   }
-  const result = { off: [] as number[], on: [] as number[], overhead: [] as number[] };
+  const results = configurations.map(() => ({
+    off: [] as number[],
+    on: [] as number[],
+    overhead: [] as number[],
+  }));
   for (let i = 0; i < pairs; i++) {
-    collectGarbage();
-    const a = (await off()) / units;
-    const b = (await on()) / units;
-    result.off.push(a);
-    result.on.push(b);
-    result.overhead.push(b - a);
+    for (const [index, { off, on }] of configurations.entries()) {
+      collectGarbage();
+      const a = (await off()) / units;
+      const b = (await on()) / units;
+      results[index].off.push(a);
+      results[index].on.push(b);
+      results[index].overhead.push(b - a);
+    }
   }
-  return result;
+  return results;
 }
+
+/**
+ * The stores measured together: the SQLite ones in one group (their rows interleaved, each
+ * with both kinds of tool), every other store alone (the idempotent tool). `RUN_JOURNALS`
+ * (store names, comma-separated) keeps only those stores: `RUN_JOURNALS=sqlite,sqlite-normal,
+ * sqlite-side-effects npm run bench -- --only=RUN --save` writes the SQLite rows only.
+ */
+function storeGroups(): { stores: (typeof STORES)[number][]; tools: ToolKind[] }[] {
+  const wanted = process.env['RUN_JOURNALS']?.split(',').map((name) => name.trim());
+  const chosen = STORES.filter((store) => wanted === undefined || wanted.includes(store.name));
+  const sqlite = chosen.filter((store) => store.name.startsWith('sqlite'));
+  return [
+    ...chosen
+      .filter((store) => !store.name.startsWith('sqlite'))
+      .map((store) => ({ stores: [store], tools: ['idempotent' as const] })),
+    ...(sqlite.length === 0
+      ? []
+      : [{ stores: sqlite, tools: ['idempotent' as const, 'not-idempotent' as const] }]),
+  ];
+}
+
+const load = (): string =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
 
 /**
  * Durable runs' cost (`npm run bench -- --only=RUN`): for each journal store, a tool loop of
@@ -209,45 +264,81 @@ export async function runRunJournal(config: BenchConfig, report: Report): Promis
   const pairs = quick ? 3 : 15;
   const trips: string[] = [];
   const floors: string[] = [];
+  const loads: string[] = [];
   const roundsPerRun = ROUNDS + 1;
-  for (const store of STORES) {
-    const open = await store.open();
+  const groups = storeGroups();
+  for (const group of groups) {
+    const opened: OpenJournal[] = [];
     try {
-      const plain = loopClient(undefined);
-      // Measured on the store itself (a wrapper would hide a store's synchronous append from
-      // the writer); the appends are counted on another client, through a counting wrapper.
-      const durable = loopClient(open.journal);
-      const counted = counting(open.journal);
-      const { off, on, overhead } = await pairedOverhead(
-        () => timed(() => answered(call(plain, false, 'Go.'), ANSWER.text)),
-        () => timed(() => answered(call(durable, true, 'Go.'), ANSWER.text)),
-        roundsPerRun,
-        pairs,
+      for (const store of group.stores) opened.push(await store.open());
+      const configurations = group.stores.flatMap((store, index) =>
+        group.tools.map((tool) => {
+          const { journal } = opened[index];
+          const plain = loopClient(undefined, tool);
+          // Measured on the store itself (a wrapper would hide a store's synchronous append
+          // from the writer); the appends are counted on another client, through a counting
+          // wrapper.
+          const durable = loopClient(journal, tool);
+          return {
+            store,
+            tool,
+            index,
+            off: () => timed(() => answered(call(plain, false, 'Go.'), ANSWER.text)),
+            on: () => timed(() => answered(call(durable, true, 'Go.'), ANSWER.text)),
+          };
+        }),
       );
-      const before = counted.appends();
-      await answered(call(loopClient(counted.journal), true, 'Go.'), ANSWER.text);
-      trips.push(`${store.name} ${((counted.appends() - before) / roundsPerRun).toFixed(2)}`);
-      const params = { journal: store.name, rounds: roundsPerRun };
-      const floor = await floorOf(open, `run-${runs}`, roundsPerRun, pairs);
-      floors.push(...(floor.bytes === 0 ? [] : [`${store.name} ${floor.bytes} B`]));
-      for (const [mode, values] of [
-        ['off', off],
-        ['on', on],
-        ['overhead', overhead],
-        ...(floor.samples.length === 0 ? [] : [['floor', floor.samples] as const]),
-      ] as const) {
-        report.addRow({
-          workload: 'RUN',
-          params: { ...params, durable: mode },
-          framework: 'rx-advisors',
-          metric: 'us-per-round',
-          ...quartiles(values),
-        });
+      const names = configurations.map(({ store, tool }) => `${store.name} (${tool})`);
+      const before = load();
+      const results = await pairedOverheads(configurations, roundsPerRun, pairs);
+      loads.push(`${names.join(', ')}: ${before} before, ${load()} after`);
+      for (const [i, { store, tool, index }] of configurations.entries()) {
+        const open = opened[index];
+        const counted = counting(open.journal);
+        const start = counted.appends();
+        await answered(call(loopClient(counted.journal, tool), true, 'Go.'), ANSWER.text);
+        const perRound = ((counted.appends() - start) / roundsPerRun).toFixed(2);
+        trips.push(`${store.name}${tool === 'idempotent' ? '' : ` (${tool})`} ${perRound}`);
+        const params = {
+          journal: store.name,
+          rounds: roundsPerRun,
+          ...(tool === 'idempotent' ? {} : { tool }),
+        };
+        // The floor: one write of a round's bytes, measured once per store (idempotent run).
+        const floor =
+          tool === 'idempotent'
+            ? await floorOf(open, `run-${runs}`, roundsPerRun, pairs)
+            : { bytes: 0, samples: [] };
+        floors.push(...(floor.bytes === 0 ? [] : [`${store.name} ${floor.bytes} B`]));
+        const { off, on, overhead } = results[i];
+        for (const [mode, values] of [
+          ['off', off],
+          ['on', on],
+          ['overhead', overhead],
+          ...(floor.samples.length === 0 ? [] : [['floor', floor.samples] as const]),
+        ] as const) {
+          report.addRow({
+            workload: 'RUN',
+            params: { ...params, durable: mode },
+            framework: 'rx-advisors',
+            metric: 'us-per-round',
+            ...quartiles(values),
+          });
+        }
       }
     } finally {
-      await open.close();
+      for (const open of opened) await open.close();
     }
   }
+  report.note(
+    `RUN journals: ${groups
+      .flatMap((group) => group.stores)
+      .map((s) => `${s.name} = ${s.label}`)
+      .join(
+        '; ',
+      )}; durable off = no DurableRunAdvisor in the chain; timed by ${cpuClock}; the SQLite stores' pairs interleaved, with an idempotent tool (rows without tool) and a tool that is not idempotent (tool = not-idempotent); load average (1, 5, 15 min) per group: ${loads.join('; ')}; journal appends (one round trip each for Redis and PostgreSQL) per model round: ${trips.join(', ')}; durable floor = the store's least write per round on the same handle, one write of a round's records' bytes (${floors.join(', ')}): SQLite one transaction of one INSERT at the connection's synchronous (NORMAL for side-effects), Redis one RPUSH, PostgreSQL one INSERT`,
+  );
+  if (groups.every((group) => group.stores.every((store) => store.name !== 'in-memory'))) return;
   // Per chunk: the advisor's counter on every chunk (in memory: the store is not involved).
   const journal = new InMemoryRunJournal();
   const answer = (client: ChatClient, durable: boolean) =>
@@ -259,9 +350,8 @@ export async function runRunJournal(config: BenchConfig, report: Report): Promis
   const plain = textOnly(false);
   const durable = textOnly(true);
   const chunks = textChunks(LONG).length;
-  const { off, on, overhead } = await pairedOverhead(
-    () => answer(plain, false),
-    () => answer(durable, true),
+  const [{ off, on, overhead }] = await pairedOverheads(
+    [{ off: () => answer(plain, false), on: () => answer(durable, true) }],
     chunks / 1000,
     pairs,
   );
@@ -278,22 +368,22 @@ export async function runRunJournal(config: BenchConfig, report: Report): Promis
       ...quartiles(values),
     });
   }
-  report.note(
-    `RUN journals: ${STORES.map((s) => `${s.name} = ${s.label}`).join('; ')}; durable off = no DurableRunAdvisor in the chain; timed by ${cpuClock}; journal appends (one round trip each for Redis and PostgreSQL) per model round: ${trips.join(', ')}; durable floor = the store's least write per round on the same handle, one write of a round's records' bytes (${floors.join(', ')}): SQLite one transaction of one INSERT, Redis one RPUSH, PostgreSQL one INSERT`,
-  );
 }
 
-/** A SqliteRunJournal on a WAL file in a fresh temp folder, removed on close. */
-function openSqlite(synchronous: 'FULL' | 'NORMAL') {
+/**
+ * A SqliteRunJournal on a WAL file in a fresh temp folder, removed on close; the floor's
+ * table on the same connection (at the `synchronous` the journal leaves it: NORMAL for
+ * `'side-effects'`).
+ */
+function openSqlite(synchronous: SqliteRunJournalSynchronous) {
   const folder = mkdtempSync(join(tmpdir(), 'rx-runs-'));
   const database = new Database(join(folder, 'runs.db'));
   database.pragma('journal_mode = WAL');
-  database.pragma(`synchronous = ${synchronous}`);
   database.exec('CREATE TABLE floor (seq INTEGER PRIMARY KEY, record TEXT NOT NULL)');
   const insert = database.prepare('INSERT INTO floor (record) VALUES (?)');
   const write = database.transaction((text: string) => insert.run(text));
   return Promise.resolve({
-    journal: new SqliteRunJournal({ database }),
+    journal: new SqliteRunJournal({ database, synchronous }),
     floor: (text: string) => {
       write.immediate(text);
       return Promise.resolve();

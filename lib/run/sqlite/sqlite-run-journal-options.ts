@@ -30,20 +30,47 @@ export interface SqliteRunJournalOptions extends RunJournalLimits {
    */
   readonly tableName?: string;
   /**
-   * When a commit is on disk (`PRAGMA synchronous`, set on the connection: for a given
-   * `database`, its other tables too). `'full'`: an append returns once its records are
-   * fsynced, so a power cut or an OS crash loses no append that returned (a
-   * `tool-call-started` record included: a side effect is never repeated silently). `'normal'`
-   * (WAL): a crash or a kill of the process loses nothing either, but a power cut or an OS
-   * crash may lose the last appends (never damage the file); an append costs no fsync.
-   * Default: `'full'` when the journal opens `path`; with a given `database`, left as the
-   * application set it (better-sqlite3 12 gives FULL to a connection that switched the file
-   * to WAL and NORMAL to one that opened a file already in WAL: set it).
+   * Which commits are fsynced before the append returns (the WAL's `PRAGMA synchronous`, set
+   * on the connection: for a given `database`, its other tables too). Every mode keeps every
+   * append that returned through a process crash, a SIGKILL or a deploy; they differ on a
+   * power cut or an OS crash:
+   * - `'side-effects'` (the default of `path`): the commits that guard a side effect are
+   *   fsynced, the others are not. An append that carries a `tool-call-started` record (the
+   *   call of a tool that is not idempotent, about to run) returns once it is on disk, and
+   *   with it everything appended before it; a power cut may lose the appends after the last
+   *   such one (a model call is then made again, an idempotent tool runs again, an outcome
+   *   of a tool that is not idempotent is lost and its call asks for a decision on resume),
+   *   never a side effect's start. The connection runs `synchronous = NORMAL`, and `FULL`
+   *   for those commits.
+   * - `'full'`: every append returns once its records are fsynced; a power cut loses no
+   *   append that returned. The slowest: one fsync per append.
+   * - `'normal'`: no append waits for an fsync (the WAL is fsynced at checkpoints); a power
+   *   cut may lose the last appends, a `tool-call-started` record included, so a tool that
+   *   is not idempotent may run again after one.
+   *
+   * Default: `'side-effects'` when the journal opens `path` (on every open); with a given
+   * `database`, left as the application set it (better-sqlite3 12 gives FULL to a
+   * connection that switched the file to WAL and NORMAL to one that opened a file already
+   * in WAL: set it). An append made inside the application's own transaction on a given
+   * `database` is committed by that transaction, with the connection's setting.
    */
-  readonly synchronous?: 'full' | 'normal';
+  readonly synchronous?: SqliteRunJournalSynchronous;
   /** The clock, in milliseconds, that TTLs are counted on (tests move it). Default `Date.now`. */
   readonly now?: () => number;
 }
+
+/**
+ * When {@link SqliteRunJournal}'s commits are fsynced: see
+ * {@link SqliteRunJournalOptions.synchronous}.
+ *
+ * @example
+ * ```ts
+ * import { SqliteRunJournal, type SqliteRunJournalSynchronous } from 'rx-advisors/run/sqlite';
+ * const synchronous: SqliteRunJournalSynchronous = 'side-effects';
+ * const journal = new SqliteRunJournal({ path: 'runs.db', synchronous });
+ * ```
+ */
+export type SqliteRunJournalSynchronous = 'side-effects' | 'full' | 'normal';
 
 /**
  * The defaults of {@link SqliteRunJournalOptions}.
@@ -75,6 +102,6 @@ export const SQLITE_RUN_JOURNAL_RULES: OptionRules<SqliteRunJournalOptions> = {
     'a SQL identifier of at most 54 characters: letters, digits and underscores, not starting with a digit',
     (value) => typeof value === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,53}$/.test(value),
   ),
-  synchronous: Rules.oneOf('full', 'normal'),
+  synchronous: Rules.oneOf('side-effects', 'full', 'normal'),
   now: Rules.func,
 };

@@ -50,17 +50,17 @@ export interface SqliteRunStatements {
  * @internal
  * @param db The database, open.
  * @param tableName The records' table, a checked identifier.
- * @param synchronous The `synchronous` pragma to set, if any.
+ * @param synchronous The connection's `synchronous` pragma to set, if any.
  */
 export function prepareRunStatements(
   db: BetterSqlite3.Database,
   tableName: string,
-  synchronous: 'full' | 'normal' | undefined,
+  synchronous: 'FULL' | 'NORMAL' | undefined,
 ): SqliteRunStatements {
   const records = `"${tableName}"`;
   const runs = `"${tableName}_runs"`;
   if (!db.memory && !db.readonly) db.pragma('journal_mode = WAL');
-  if (synchronous !== undefined) db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
+  if (synchronous !== undefined) db.pragma(`synchronous = ${synchronous}`);
   db.exec(`
     CREATE TABLE IF NOT EXISTS ${runs} (
       owner TEXT NOT NULL,

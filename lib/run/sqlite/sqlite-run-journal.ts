@@ -14,11 +14,15 @@ import {
   SQLITE_RUN_JOURNAL_DEFAULTS,
   SQLITE_RUN_JOURNAL_RULES,
   type SqliteRunJournalOptions,
+  type SqliteRunJournalSynchronous,
 } from './sqlite-run-journal-options.js';
 import { prepareRunStatements, type SqliteRunStatements } from './sqlite-run-journal-statements.js';
 import { tailOf, type RunTail } from './sqlite-run-tail.js';
 
-export type { SqliteRunJournalOptions } from './sqlite-run-journal-options.js';
+export type {
+  SqliteRunJournalOptions,
+  SqliteRunJournalSynchronous,
+} from './sqlite-run-journal-options.js';
 
 /**
  * Expired runs an append deletes on its way (the rest wait for the next ones or `sweep()`).
@@ -29,9 +33,23 @@ const SWEEP_ON_APPEND = 8;
 const SWEEP_BATCH = 500;
 
 /**
+ * Whether an append guards a side effect: it carries a `tool-call-started` record, which the
+ * durable run writes only before a call of a tool that is not idempotent (lib/run/durable/
+ * tool-call-recorder.ts), and which must be on disk before that tool runs.
+ */
+const guardsSideEffect = (records: readonly RunRecord[]): boolean =>
+  records.some((record) => record.type === 'tool-call-started');
+
+/** The connection's `synchronous` for each mode (`'side-effects'` raises it per commit). */
+const CONNECTION_LEVEL = { 'side-effects': 'NORMAL', full: 'FULL', normal: 'NORMAL' } as const;
+
+/**
  * A {@link RunJournal} in SQLite through better-sqlite3: durable across a crash or a
- * restart of the process (and a power cut with `synchronous: 'full'`, the default of
- * `path`), shared by the processes of one machine. An append is one immediate transaction
+ * restart of the process, shared by the processes of one machine. Across a power cut, by
+ * `synchronous`: with `'side-effects'` (the default of `path`) the start of a side effect
+ * is never lost (an append with a `tool-call-started` record is fsynced, and everything
+ * before it with it), the last other appends may be; with `'full'` nothing that returned is
+ * lost (every append fsynced). An append is one immediate transaction
  * (the length check, the limits and the records, each row carrying the run's bytes and
  * expiry: two pages written, not the run's row each time), so two writers of one run
  * cannot both succeed and a batch is written whole or not at all.
@@ -56,8 +74,8 @@ export class SqliteRunJournal implements RunJournal {
   readonly tableName: string;
   private readonly database: Database.Database;
   private readonly ownsDatabase: boolean;
-  /** The `synchronous` pragma the journal sets: given, or `'full'` for a `path`. */
-  private readonly synchronous: 'full' | 'normal' | undefined;
+  /** The journal's `synchronous`: given, or `'side-effects'` for a `path`. */
+  private readonly synchronous: SqliteRunJournalSynchronous | undefined;
   private readonly options: typeof SQLITE_RUN_JOURNAL_DEFAULTS;
   private statements: SqliteRunStatements | undefined;
   private appendTransaction: Database.Transaction<SqliteRunJournal['write']> | undefined;
@@ -83,7 +101,7 @@ export class SqliteRunJournal implements RunJournal {
     this.sweepPause = Math.min(1000, this.options.ttlMs / 100);
     this.refreshMs = Math.min(60_000, this.options.ttlMs / 100);
     this.ownsDatabase = given.database === undefined;
-    this.synchronous = given.synchronous ?? (this.ownsDatabase ? 'full' : undefined);
+    this.synchronous = given.synchronous ?? (this.ownsDatabase ? 'side-effects' : undefined);
     this.database = given.database ?? new Database(given.path ?? '', { timeout: 5000 });
   }
 
@@ -100,7 +118,22 @@ export class SqliteRunJournal implements RunJournal {
       // Made once (better-sqlite3 builds a transaction's functions on each `transaction()`).
       this.appendTransaction ??= this.database.transaction(this.write.bind(this));
       // IMMEDIATE takes the write lock up front: the check and the write see one state.
-      return this.appendTransaction.immediate(s, key, texts, sizes, expectedLength);
+      if (
+        this.synchronous !== 'side-effects' ||
+        !guardsSideEffect(records) ||
+        this.database.inTransaction
+      ) {
+        return this.appendTransaction.immediate(s, key, texts, sizes, expectedLength);
+      }
+      // This commit fsyncs the WAL, so it and every frame before it are on disk when the
+      // append returns. The pragma takes effect when it is compiled, outside a transaction
+      // only (a prepared one would not apply again): exec, under 1 µs each.
+      this.database.exec('PRAGMA synchronous = FULL');
+      try {
+        return this.appendTransaction.immediate(s, key, texts, sizes, expectedLength);
+      } finally {
+        this.database.exec('PRAGMA synchronous = NORMAL');
+      }
     });
   }
 
@@ -233,7 +266,11 @@ export class SqliteRunJournal implements RunJournal {
   private runNow<T>(operation: string, runId: string, work: (s: SqliteRunStatements) => T): T {
     try {
       if (!this.database.open) throw new Error('the database is closed');
-      this.statements ??= prepareRunStatements(this.database, this.tableName, this.synchronous);
+      this.statements ??= prepareRunStatements(
+        this.database,
+        this.tableName,
+        this.synchronous && CONNECTION_LEVEL[this.synchronous],
+      );
       return work(this.statements);
     } catch (error) {
       throw this.failure(error, operation, runId);

@@ -39,7 +39,7 @@ function appendThenDie(file: string, synchronous: string, count: number): Promis
 }
 
 describe('SqliteRunJournal, its process killed', () => {
-  it.each(['normal', 'full'])(
+  it.each(['normal', 'side-effects', 'full'])(
     'keeps every append that returned, with synchronous %s',
     async (synchronous) => {
       const file = join(folder, `${synchronous}.db`);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunKey } from '../../../lib/run/index';
 import { SqliteRunJournal } from '../../../lib/run/sqlite/index';
-import { numbered } from '../support/run-records';
+import { everyType, numbered } from '../support/run-records';
 
 // How SqliteRunJournal stores a run: the pages an append writes, the run's row refreshed
 // once per interval (and what the sweep does with a row behind its run), a table made by an
@@ -121,15 +121,53 @@ describe('SqliteRunJournal storage', () => {
     expect(await journal.read(key)).toEqual([]);
   });
 
-  it('opens a path with synchronous = FULL, the first time and on a reopen (WAL would give NORMAL)', async () => {
+  it('opens a path in the side-effects mode, the first time and on a reopen (the connection at NORMAL; WAL would give FULL, then NORMAL)', async () => {
     const file = join(folder, 'sync.db');
     for (let i = 0; i < 2; i++) {
       const journal = new SqliteRunJournal({ path: file });
       await journal.append({ ...key, runId: `run-${i}` }, [numbered('a', 0)], 0);
       const db = (journal as unknown as { database: Database.Database }).database;
-      expect(synchronousOf(db)).toBe(2);
+      // Before: 2 (FULL: every append fsynced). Which appends are: sqlite-run-journal-fsync.spec.ts.
+      expect(synchronousOf(db)).toBe(1);
       journal.close();
     }
+  });
+
+  it('raises a given database to FULL for an append with a tool-call-started only, and gives it back at NORMAL', async () => {
+    const db = database();
+    const journal = new SqliteRunJournal({ database: db, synchronous: 'side-effects' });
+    const pragmas: string[] = [];
+    const exec = db.exec.bind(db);
+    // Passed through: what better-sqlite3 is asked to run (strace shows the fsyncs themselves).
+    jest.spyOn(db, 'exec').mockImplementation((sql: string) => {
+      pragmas.push(sql);
+      return exec(sql);
+    });
+    const [started, round, approval, call, outcome] = everyType();
+    let length = await journal.append(key, [started, round], 0);
+    expect(synchronousOf(db)).toBe(1);
+    pragmas.push('--');
+    length = await journal.append(key, [approval, call], length);
+    pragmas.push('--');
+    length = await journal.append(key, [outcome], length);
+    expect(pragmas.filter((sql) => sql === '--' || sql.startsWith('PRAGMA'))).toEqual([
+      '--',
+      'PRAGMA synchronous = FULL',
+      'PRAGMA synchronous = NORMAL',
+      '--',
+    ]);
+    expect(synchronousOf(db)).toBe(1);
+    expect(await journal.read(key)).toEqual([started, round, approval, call, outcome]);
+    // A guarded append that fails (here a conflict) gives the connection back at NORMAL too.
+    await expect(journal.append(key, [call], 0)).rejects.toMatchObject({ reason: 'conflict' });
+    expect(pragmas.slice(-2)).toEqual(['PRAGMA synchronous = FULL', 'PRAGMA synchronous = NORMAL']);
+    expect(synchronousOf(db)).toBe(1);
+    // Inside the application's transaction the pragma cannot change: its commit decides.
+    db.transaction(() => {
+      void journal.append({ ...key, runId: 'run-2' }, [call], 0);
+    })();
+    expect(await journal.read({ ...key, runId: 'run-2' })).toEqual([call]);
+    expect(length).toBe(5);
   });
 
   it('sets synchronous when told to, and leaves a given database’s otherwise', async () => {
@@ -145,6 +183,9 @@ describe('SqliteRunJournal storage', () => {
     await full.append({ ...key, runId: 'run-2' }, [numbered('a', 0)], 0);
     expect(synchronousOf(db)).toBe(2);
     const normal = new SqliteRunJournal({ path: join(folder, 'normal.db'), synchronous: 'normal' });
+    const side = new SqliteRunJournal({ database: db, synchronous: 'side-effects' });
+    await side.append({ ...key, runId: 'run-3' }, [numbered('a', 0)], 0);
+    expect(synchronousOf(db)).toBe(1);
     await normal.append(key, [numbered('a', 0)], 0);
     expect(synchronousOf((normal as unknown as { database: Database.Database }).database)).toBe(1);
     normal.close();
