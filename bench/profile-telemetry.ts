@@ -4,7 +4,8 @@
 //   suite `user`: the plain user's set-up of issue 32 (userTelemetrySdk: SDK defaults,
 //     metrics on): W2 with the async zod tool (ROUNDS, default 20) off / on / floor, and
 //     W1 with no advisor (N chunks, default 10,000) off / on; `*-floorloop`: the SDK floor
-//     made inside the loop, telemetry off (on − floorloop = the advisor's own cost).
+//     made inside the loop, telemetry off (on − floorloop = the advisor's own cost);
+//     `w1-floor`: the W1 call's spans and records alone, in a tight loop.
 // Run (after `npm run build`):
 //   TSX_TSCONFIG_PATH=bench/tsconfig.bench.json node --import tsx bench/profile-telemetry.ts user
 // Profile one variant alone: add `--cpu-prof --cpu-prof-dir=bench/profiles` and the
@@ -113,6 +114,18 @@ function floor(sdk: TelemetrySdk): () => Promise<unknown> {
   };
 }
 
+/** The SDK floor of one W1 call (the call span, one `chat` round without a tool, the rounds record), nothing else. */
+function w1Floor(sdk: TelemetrySdk): () => Promise<unknown> {
+  const floor = floorInLoop(sdk);
+  return () => {
+    const end = floor.start();
+    floor.round(1, false);
+    end(1);
+    if (!KEEP) sdk.spans.reset();
+    return Promise.resolve();
+  };
+}
+
 /** name → [run, scale of one run's ms into the reported unit, unit]. */
 type Variant = [() => Promise<unknown>, number, string];
 
@@ -166,6 +179,8 @@ function variants(): Record<string, Variant> {
       'w1-off': [stream([]), 1e6 / N, 'ns/chunk'],
       'w1-on': [drained(streamSdk, stream([otel(streamSdk)])), 1e6 / N, 'ns/chunk'],
       'w1-floorloop': [floorLoop(userTelemetrySdk(), undefined), 1e6 / N, 'ns/chunk'],
+      // The W1 call's spans and records alone, in a tight loop (no stream): per chunk of N.
+      'w1-floor': [w1Floor(userTelemetrySdk()), 1e6 / N, 'ns/chunk'],
     };
   }
   const sdk = telemetrySdk();
@@ -272,7 +287,8 @@ async function main(): Promise<void> {
   }
   if (process.env['POLLUTE'] === '1') await pollute();
   const all = variants();
-  const names = only === undefined ? Object.keys(all) : [only];
+  // A comma-separated list runs those variants only (`user w1-off,w1-on,w1-floorloop`).
+  const names = only === undefined ? Object.keys(all) : only.split(',');
   const samples = new Map<string, number[]>(names.map((name) => [name, []]));
   const batch = new Map<string, number>();
   for (const name of names) {
