@@ -4,7 +4,10 @@
 //   suite `user`: the plain user's set-up of issue 32 (userTelemetrySdk: SDK defaults,
 //     metrics on): W2 with the async zod tool (ROUNDS, default 20) off / on / floor, and
 //     W1 with no advisor (N chunks, default 10,000) off / on; `*-floorloop`: the SDK floor
-//     made inside the loop, telemetry off (on − floorloop = the advisor's own cost).
+//     made inside the loop, telemetry off (on − floorloop = the advisor's own cost);
+//     `w1-floor`: the W1 call's spans and records alone, in a tight loop; `w1-floorbeside`:
+//     that, then a W1 call with telemetry off. CLOCK=thread: main-thread CPU time (batches of
+//     ~40 ms are near its tick; prefer `npm run bench` for sub-ns differences).
 // Run (after `npm run build`):
 //   TSX_TSCONFIG_PATH=bench/tsconfig.bench.json node --import tsx bench/profile-telemetry.ts user
 // Profile one variant alone: add `--cpu-prof --cpu-prof-dir=bench/profiles` and the
@@ -18,7 +21,7 @@ import { BenchChatModel } from './harness/bench-chat-model.js';
 import { roundOf, textChunks, toolRoundChunks } from './harness/chunks.js';
 import { textFixture } from './harness/fixtures.js';
 import type { Session } from 'node:inspector';
-import { processCpuNow } from './harness/measure.js';
+import { cpuNow, processCpuNow } from './harness/measure.js';
 import {
   floorInLoop,
   sdkFloorRound,
@@ -113,6 +116,28 @@ function floor(sdk: TelemetrySdk): () => Promise<unknown> {
   };
 }
 
+/** The SDK floor of one W1 call (the call span, one `chat` round without a tool, the rounds record), nothing else. */
+function w1Floor(sdk: TelemetrySdk): () => Promise<unknown> {
+  const floor = floorInLoop(sdk);
+  return () => {
+    const end = floor.start();
+    floor.round(1, false);
+    end(1);
+    if (!KEEP) sdk.spans.reset();
+    return Promise.resolve();
+  };
+}
+
+/** {@link w1Floor}, then a W1 call with telemetry off (its own client). */
+function w1FloorBeside(sdk: TelemetrySdk): () => Promise<unknown> {
+  const floor = w1Floor(sdk);
+  const off = stream([]);
+  return async () => {
+    await floor();
+    return off();
+  };
+}
+
 /** name → [run, scale of one run's ms into the reported unit, unit]. */
 type Variant = [() => Promise<unknown>, number, string];
 
@@ -166,6 +191,10 @@ function variants(): Record<string, Variant> {
       'w1-off': [stream([]), 1e6 / N, 'ns/chunk'],
       'w1-on': [drained(streamSdk, stream([otel(streamSdk)])), 1e6 / N, 'ns/chunk'],
       'w1-floorloop': [floorLoop(userTelemetrySdk(), undefined), 1e6 / N, 'ns/chunk'],
+      // The W1 call's spans and records alone, in a tight loop (no stream): per chunk of N.
+      'w1-floor': [w1Floor(userTelemetrySdk()), 1e6 / N, 'ns/chunk'],
+      // The same, then the stream with telemetry off: the SDK work beside the stream, not in it.
+      'w1-floorbeside': [w1FloorBeside(userTelemetrySdk()), 1e6 / N, 'ns/chunk'],
     };
   }
   const sdk = telemetrySdk();
@@ -272,7 +301,8 @@ async function main(): Promise<void> {
   }
   if (process.env['POLLUTE'] === '1') await pollute();
   const all = variants();
-  const names = only === undefined ? Object.keys(all) : [only];
+  // A comma-separated list runs those variants only (`user w1-off,w1-on,w1-floorloop`).
+  const names = only === undefined ? Object.keys(all) : only.split(',');
   const samples = new Map<string, number[]>(names.map((name) => [name, []]));
   const batch = new Map<string, number>();
   for (const name of names) {
@@ -282,15 +312,17 @@ async function main(): Promise<void> {
     batch.set(name, Math.max(1, Math.ceil((40 * 20) / (processCpuNow() - start + 1e-3))));
   }
   const total = Number(process.env['SAMPLES'] ?? 40);
+  // CLOCK=thread: the main thread's CPU time, as `npm run bench` (default: the process's).
+  const clock = process.env['CLOCK'] === 'thread' ? cpuNow : processCpuNow;
   for (let i = 0; i < total + 10; i++) {
     for (const name of names) {
       const [run, scale] = all[name];
       const size = batch.get(name)!;
       // FORCE_GC=1 (with --expose-gc): a full collection before each batch, as npm run bench does.
       if (process.env['FORCE_GC'] === '1') (globalThis as { gc?: () => void }).gc?.();
-      const start = processCpuNow();
+      const start = clock();
       for (let k = 0; k < size; k++) await run();
-      if (i >= 10) samples.get(name)!.push(((processCpuNow() - start) * scale) / size);
+      if (i >= 10) samples.get(name)!.push(((clock() - start) * scale) / size);
     }
   }
   for (const [name, list] of samples) {

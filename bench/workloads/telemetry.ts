@@ -118,6 +118,35 @@ function sdkFloor(rounds: number, text: string, otel: TelemetrySdk = telemetrySd
 }
 
 /**
+ * The SDK alone for W1, as a pass-through adapter (`telemetry: 'sdk-floor'`, `sdk: 'user'`):
+ * per call, what `OpenTelemetryAdvisor` asks of the SDK for one model call without a tool
+ * (the call span, the `chat` span, its four records and the rounds record), made directly
+ * on the SDK in a tight loop, with no stream. Per chunk of n, it is the SDK's per-call work
+ * spread over the chunks; sdk-floor-in-loop − off − this is what the same work costs more
+ * inside the loop.
+ */
+function w1SdkFloor(text: string): BenchAdapter {
+  const otel = userTelemetrySdk();
+  const floor = floorInLoop(otel);
+  const call = (): string => {
+    const end = floor.start();
+    floor.round(1, false);
+    end(1);
+    otel.spans.reset();
+    return text;
+  };
+  return {
+    framework: 'rx-advisors',
+    passThroughLabel: 'telemetry sdk-floor',
+    toolLoopLabel: 'telemetry sdk-floor',
+    stream: () => Promise.resolve(call()),
+    toolLoop: () => Promise.reject(new Error('not part of the floor')),
+    parked: () => Promise.reject(new Error('not part of the floor')),
+    firstChunk: () => Promise.reject(new Error('not part of the floor')),
+  };
+}
+
+/**
  * The SDK floor inside the loop (`telemetry: 'sdk-floor-in-loop'`): telemetry off, and the
  * floor's spans and records made per call and per model call from the model's script
  * ({@link floorInLoop}), on the user's set-up. W1: one round without a tool per call.
@@ -212,8 +241,9 @@ export async function runTelemetry(config: BenchConfig, report: Report): Promise
 
 /**
  * Issue 32's outside benchmark, reproduced (rows with `sdk: 'user'`): the SDK with its
- * defaults (`userTelemetrySdk`), W1 with no advisor at n = 1,000 and 10,000 (off / on), W2
- * with the async zod tool at every `w2Rounds` (off / on / the SDK floor on the same set-up).
+ * defaults (`userTelemetrySdk`), W1 with no advisor at n = 1,000 and 10,000 (off / on / the
+ * SDK floor in the loop / the SDK floor alone), W2 with the async zod tool at every `w2Rounds`
+ * (off / on / the SDK floor alone and in the loop, on the same set-up).
  */
 async function runUserSetUp(config: BenchConfig, report: Report): Promise<void> {
   for (const n of [1_000, ...config.w1Sizes.filter((size) => size <= 10_000)]) {
@@ -221,6 +251,7 @@ async function runUserSetUp(config: BenchConfig, report: Report): Promise<void> 
     const streams = [
       ...(['off', 'on'] as const).map((t) => [t, variant(t, fixture, 1, USER)] as const),
       ['sdk-floor-in-loop', sdkFloorInLoop(fixture, 1)] as const,
+      ['sdk-floor', w1SdkFloor(fixture.text)] as const,
     ];
     const w1 = await interleaveTimed(
       streams.map(([, adapter]) => adapter),
