@@ -1,5 +1,5 @@
 import type { RunJournal } from 'rx-advisors/run';
-import { collectGarbage, cpuNow } from '../harness/measure.js';
+import { cpuNow, processCpuNow, startTimedBatch } from '../harness/measure.js';
 
 // The RUN workload's floors (bench/workloads/run-journal.ts): what each store costs at the
 // least for a round's bytes, and the advisor's cost without a store.
@@ -22,18 +22,40 @@ export const NO_STORE: RunJournal = {
   delete: () => Promise.resolve(),
 };
 
-/** Calls per sample, so that a sample is long enough for the schedstat clock. */
-const BATCH = 20;
+/**
+ * The shortest CPU time a timed sample lasts: the main-thread clock (schedstat) advances in
+ * scheduler ticks, so a 20-call sample (~10 ms) read 0.00 µs at times (issue 26, 2026-12-03).
+ */
+const MIN_SAMPLE_MS = 150;
 
 /**
- * µs of main-thread CPU time per call, over a batch of calls. CPU time, not the wall
- * clock: the bench machine is shared, and what a run costs this process is what it runs
- * itself; the time spent waiting for a server or a disk is not in it (see the appends).
+ * Calls per sample, so that a sample lasts at least {@link MIN_SAMPLE_MS} of CPU time: from
+ * the median of 3 groups of 50 calls timed by the process clock (one call alone is too short
+ * for it, and the first ones run colder code).
  */
-export async function timed(call: () => Promise<void>): Promise<number> {
+export async function batchSize(call: () => Promise<void>): Promise<number> {
+  const costs: number[] = [];
+  for (let group = 0; group < 3; group++) {
+    const start = processCpuNow();
+    for (let i = 0; i < 50; i++) await call();
+    costs.push((processCpuNow() - start) / 50);
+  }
+  const typical = costs.sort((a, b) => a - b)[1];
+  return Math.min(5000, Math.max(1, Math.ceil(MIN_SAMPLE_MS / Math.max(typical, 0.001))));
+}
+
+/**
+ * µs of main-thread CPU time per call, over a batch of `batch` calls, started as the
+ * harness starts a timed batch (`startTimedBatch`: a scavenge, off the clock; no full GC,
+ * which would deoptimize the warm code). CPU time, not the wall clock: the bench machine is
+ * shared, and what a run costs this process is what it runs itself; the time spent waiting
+ * for a server or a disk is not in it (see the appends).
+ */
+export async function timed(call: () => Promise<void>, batch: number): Promise<number> {
+  startTimedBatch();
   const start = cpuNow();
-  for (let i = 0; i < BATCH; i++) await call();
-  return ((cpuNow() - start) * 1000) / BATCH;
+  for (let i = 0; i < batch; i++) await call();
+  return ((cpuNow() - start) * 1000) / batch;
 }
 
 /** Writes per sample of a floor. */
@@ -64,7 +86,7 @@ export async function floorOf(
   await sample();
   const samples: number[] = [];
   for (let i = 0; i < pairs; i++) {
-    collectGarbage();
+    startTimedBatch();
     samples.push(await sample());
   }
   return { bytes, samples };

@@ -14,9 +14,9 @@ import { postgresPlan, redisPlan } from '../../spec/support/servers/store-server
 import { BenchChatModel } from '../harness/bench-chat-model.js';
 import { roundOf, textChunks, toolRoundChunks, TOOL_NAME } from '../harness/chunks.js';
 import { textFixture } from '../harness/fixtures.js';
-import { collectGarbage, cpuClock } from '../harness/measure.js';
+import { cpuClock } from '../harness/measure.js';
 import type { Report } from '../harness/report.js';
-import { floorOf, NO_STORE, timed, type OpenJournal } from './run-journal-floors.js';
+import { batchSize, floorOf, NO_STORE, timed, type OpenJournal } from './run-journal-floors.js';
 import { quartiles } from '../harness/stats.js';
 import { quickConfig, type BenchConfig } from './config.js';
 
@@ -169,30 +169,51 @@ const call = (client: ChatClient, durable: boolean, question: string): Observabl
 };
 
 /**
- * Paired samples: each pair runs the call without, then with, the durable run (same
- * process state, interleaved), and keeps the difference per unit of work.
+ * Paired samples: each pair runs a batch of calls without, then a batch with, the durable
+ * run (same process state, interleaved), and keeps the difference per unit of work. One
+ * batch size for both (sized on `on`, the longer: each sample lasts at least 150 ms of CPU
+ * time), and the order of the two alternates from pair to pair.
  */
 async function pairedOverhead(
-  off: () => Promise<number>,
-  on: () => Promise<number>,
+  off: () => Promise<void>,
+  on: () => Promise<void>,
   units: number,
   pairs: number,
-): Promise<{ off: number[]; on: number[]; overhead: number[] }> {
+): Promise<{ off: number[]; on: number[]; overhead: number[]; batch: number }> {
   for (let i = 0; i < 3; i++) {
     await off();
     await on();
   }
-  const result = { off: [] as number[], on: [] as number[], overhead: [] as number[] };
+  const batch = await batchSize(on);
+  // Settles both paths at the batch's size before the first sample.
+  await timed(off, batch);
+  await timed(on, batch);
+  const result = { off: [] as number[], on: [] as number[], overhead: [] as number[], batch };
   for (let i = 0; i < pairs; i++) {
-    collectGarbage();
-    const a = (await off()) / units;
-    const b = (await on()) / units;
+    let a: number;
+    let b: number;
+    if (i % 2 === 0) {
+      a = (await timed(off, batch)) / units;
+      b = (await timed(on, batch)) / units;
+    } else {
+      b = (await timed(on, batch)) / units;
+      a = (await timed(off, batch)) / units;
+    }
     result.off.push(a);
     result.on.push(b);
     result.overhead.push(b - a);
   }
   return result;
 }
+
+/** The stores `RUN_STORES` names (comma-separated), else all. */
+const selectedStores = (): typeof STORES => {
+  const names = process.env['RUN_STORES']?.split(',').filter((name) => name !== '');
+  if (names === undefined || names.length === 0) return STORES;
+  const unknown = names.filter((name) => !STORES.some((store) => store.name === name));
+  if (unknown.length > 0) throw new Error(`RUN_STORES: unknown ${unknown.join(', ')}`);
+  return STORES.filter((store) => names.includes(store.name));
+};
 
 /**
  * Durable runs' cost (`npm run bench -- --only=RUN`): for each journal store, a tool loop of
@@ -206,11 +227,12 @@ async function pairedOverhead(
  */
 export async function runRunJournal(config: BenchConfig, report: Report): Promise<void> {
   const quick = config === quickConfig;
-  const pairs = quick ? 3 : 15;
+  const pairs = quick ? 3 : Number(process.env['RUN_PAIRS'] ?? 15);
   const trips: string[] = [];
   const floors: string[] = [];
+  const batches: string[] = [];
   const roundsPerRun = ROUNDS + 1;
-  for (const store of STORES) {
+  for (const store of selectedStores()) {
     const open = await store.open();
     try {
       const plain = loopClient(undefined);
@@ -218,14 +240,15 @@ export async function runRunJournal(config: BenchConfig, report: Report): Promis
       // the writer); the appends are counted on another client, through a counting wrapper.
       const durable = loopClient(open.journal);
       const counted = counting(open.journal);
-      const { off, on, overhead } = await pairedOverhead(
-        () => timed(() => answered(call(plain, false, 'Go.'), ANSWER.text)),
-        () => timed(() => answered(call(durable, true, 'Go.'), ANSWER.text)),
+      const { off, on, overhead, batch } = await pairedOverhead(
+        () => answered(call(plain, false, 'Go.'), ANSWER.text),
+        () => answered(call(durable, true, 'Go.'), ANSWER.text),
         roundsPerRun,
         pairs,
       );
       const before = counted.appends();
       await answered(call(loopClient(counted.journal), true, 'Go.'), ANSWER.text);
+      batches.push(`${store.name} ${batch}`);
       trips.push(`${store.name} ${((counted.appends() - before) / roundsPerRun).toFixed(2)}`);
       const params = { journal: store.name, rounds: roundsPerRun };
       const floor = await floorOf(open, `run-${runs}`, roundsPerRun, pairs);
@@ -251,7 +274,7 @@ export async function runRunJournal(config: BenchConfig, report: Report): Promis
   // Per chunk: the advisor's counter on every chunk (in memory: the store is not involved).
   const journal = new InMemoryRunJournal();
   const answer = (client: ChatClient, durable: boolean) =>
-    timed(() => answered(call(client, durable, 'Long answer.'), LONG.text));
+    answered(call(client, durable, 'Long answer.'), LONG.text);
   const textOnly = (withJournal: boolean) =>
     ChatClient.builder(new BenchChatModel({ script: () => textChunks(LONG) }))
       .defaultAdvisors(...(withJournal ? [new DurableRunAdvisor({ journal, owner: 'bench' })] : []))
@@ -279,7 +302,7 @@ export async function runRunJournal(config: BenchConfig, report: Report): Promis
     });
   }
   report.note(
-    `RUN journals: ${STORES.map((s) => `${s.name} = ${s.label}`).join('; ')}; durable off = no DurableRunAdvisor in the chain; timed by ${cpuClock}; journal appends (one round trip each for Redis and PostgreSQL) per model round: ${trips.join(', ')}; durable floor = the store's least write per round on the same handle, one write of a round's records' bytes (${floors.join(', ')}): SQLite one transaction of one INSERT, Redis one RPUSH, PostgreSQL one INSERT`,
+    `RUN journals: ${STORES.map((s) => `${s.name} = ${s.label}`).join('; ')}; durable off = no DurableRunAdvisor in the chain; timed by ${cpuClock}, runs per sample (at least 150 ms of CPU time): ${batches.join(', ')}; journal appends (one round trip each for Redis and PostgreSQL) per model round: ${trips.join(', ')}; durable floor = the store's least write per round on the same handle, one write of a round's records' bytes (${floors.join(', ')}): SQLite one transaction of one INSERT, Redis one RPUSH, PostgreSQL one INSERT`,
   );
 }
 
