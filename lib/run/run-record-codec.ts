@@ -41,6 +41,19 @@ export function encodeRunRecord(record: RunRecord): string {
 
 const VERSION_PREFIX = `{"v":${RUN_RECORD_FORMAT},`;
 
+/**
+ * A copy of a part of a record, as a store's text gives it back (inline bytes as base64,
+ * `undefined` members left out): for what the durable run hands over to a journal that
+ * keeps records as they are (`APPEND_NOW`) while someone else still holds the original (a
+ * caller's messages, a tool's result).
+ * @internal
+ * @param value Plain data.
+ * @returns Its copy.
+ */
+export function detachedCopy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value, bytesAsBase64), dropUnsafeKeys) as T;
+}
+
 /** Whether a value holds a `Uint8Array` anywhere (records are small trees of plain data). */
 function containsBytes(value: object): boolean {
   if (value instanceof Uint8Array) return true;
