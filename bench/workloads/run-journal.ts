@@ -129,6 +129,15 @@ function loopClient(journal: RunJournal | undefined): ChatClient {
 
 let runs = 0;
 
+/**
+ * One run of the measured tool loop, as the RUN row times it: durable on `journal`, or
+ * plain without one (bench/profile-run-journal.ts profiles it).
+ */
+export function loopRun(journal: RunJournal | undefined): () => Promise<void> {
+  const client = loopClient(journal);
+  return () => answered(call(client, journal !== undefined, 'Go.'), ANSWER.text);
+}
+
 /** One call to its end; fails unless it answered `expected`. */
 function answered(chunks$: Observable<ChatChunk>, expected: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -334,7 +343,7 @@ function openSqlite(synchronous: 'FULL' | 'NORMAL') {
  * (internal symbols of lib/run/sync-append.ts, found on InMemoryRunJournal by their names:
  * the package does not export them).
  */
-function synchronousNoStore(): RunJournal {
+export function synchronousNoStore(): RunJournal {
   const symbols = Object.getOwnPropertySymbols(InMemoryRunJournal.prototype);
   const named = (name: string): symbol => {
     const found = symbols.find(
