@@ -1,5 +1,5 @@
 import type { RunJournal } from 'rx-advisors/run';
-import { cpuNow, processCpuNow, startTimedBatch } from '../harness/measure.js';
+import { cpuNow, startTimedBatch } from '../harness/measure.js';
 
 // The RUN workload's floors (bench/workloads/run-journal.ts): what each store costs at the
 // least for a round's bytes, and the advisor's cost without a store.
@@ -29,19 +29,24 @@ export const NO_STORE: RunJournal = {
 const MIN_SAMPLE_MS = 150;
 
 /**
- * Calls per sample, so that a sample lasts at least {@link MIN_SAMPLE_MS} of CPU time: from
- * the median of 3 groups of 50 calls timed by the process clock (one call alone is too short
- * for it, and the first ones run colder code).
+ * Calls per sample, so that a sample lasts at least {@link MIN_SAMPLE_MS} of main-thread CPU
+ * time: the median cost per call of 3 groups, each of calls until 25 ms of that clock passed
+ * (the process clock, which `interleaveTimed` sizes with, also counts the compiler's and the
+ * GC's threads, busy while the code warms up: it sized samples too short).
  */
 export async function batchSize(call: () => Promise<void>): Promise<number> {
   const costs: number[] = [];
   for (let group = 0; group < 3; group++) {
-    const start = processCpuNow();
-    for (let i = 0; i < 50; i++) await call();
-    costs.push((processCpuNow() - start) / 50);
+    const start = cpuNow();
+    let calls = 0;
+    while (cpuNow() - start < 25 || calls < 10) {
+      await call();
+      calls++;
+    }
+    costs.push((cpuNow() - start) / calls);
   }
   const typical = costs.sort((a, b) => a - b)[1];
-  return Math.min(5000, Math.max(1, Math.ceil(MIN_SAMPLE_MS / Math.max(typical, 0.001))));
+  return Math.min(20_000, Math.max(1, Math.ceil(MIN_SAMPLE_MS / Math.max(typical, 0.001))));
 }
 
 /**
