@@ -56,10 +56,12 @@ interface StoredRun {
 
 /**
  * A {@link RunJournal} in this process's memory: for tests and single-instance servers.
- * Records are kept as the text a shared store would keep (a resumed run reads copies, and
- * the codec's checks run here too). The byte limits are a shared store's, counted on the
- * same text: a bound (3 bytes per UTF-16 unit) accepts an append far from them, and the
- * exact count decides otherwise. A run survives a crash only in a shared store: use
+ * What `append` is given is kept as the text a shared store would keep (the caller may
+ * change its objects after); the records a `DurableRunAdvisor` writes are handed over (it
+ * copies first what others hold) and kept as they are, with no text made. Either way a read
+ * gives copies, through the text (the codec's checks run here too). The byte limits are a
+ * shared store's, counted on the same text: an upper bound accepts an append far from them
+ * without making or counting it, and the exact count decides otherwise. A run survives a crash only in a shared store: use
  * `SqliteRunJournal`, `RedisRunJournal` or `PostgresRunJournal` in production.
  *
  * @example
