@@ -1,5 +1,5 @@
 import type { RunJournal } from 'rx-advisors/run';
-import { collectGarbage, cpuNow } from '../harness/measure.js';
+import { cpuNow, startTimedBatch } from '../harness/measure.js';
 
 // The RUN workload's floors (bench/workloads/run-journal.ts): what each store costs at the
 // least for a round's bytes, and the advisor's cost without a store.
@@ -22,18 +22,45 @@ export const NO_STORE: RunJournal = {
   delete: () => Promise.resolve(),
 };
 
-/** Calls per sample, so that a sample is long enough for the schedstat clock. */
-const BATCH = 20;
+/**
+ * The shortest CPU time a timed sample lasts: the main-thread clock (schedstat) advances in
+ * scheduler ticks, so a 20-call sample (~10 ms) read 0.00 µs at times (issue 26, 2026-12-03).
+ */
+const MIN_SAMPLE_MS = 150;
 
 /**
- * µs of main-thread CPU time per call, over a batch of calls. CPU time, not the wall
- * clock: the bench machine is shared, and what a run costs this process is what it runs
- * itself; the time spent waiting for a server or a disk is not in it (see the appends).
+ * Calls per sample, so that a sample lasts at least {@link MIN_SAMPLE_MS} of main-thread CPU
+ * time: the median cost per call of 3 groups, each of calls until 25 ms of that clock passed
+ * (the process clock, which `interleaveTimed` sizes with, also counts the compiler's and the
+ * GC's threads, busy while the code warms up: it sized samples too short).
  */
-export async function timed(call: () => Promise<void>): Promise<number> {
+export async function batchSize(call: () => Promise<void>): Promise<number> {
+  const costs: number[] = [];
+  for (let group = 0; group < 3; group++) {
+    const start = cpuNow();
+    let calls = 0;
+    while (cpuNow() - start < 25 || calls < 10) {
+      await call();
+      calls++;
+    }
+    costs.push((cpuNow() - start) / calls);
+  }
+  const typical = costs.sort((a, b) => a - b)[1];
+  return Math.min(20_000, Math.max(1, Math.ceil(MIN_SAMPLE_MS / Math.max(typical, 0.001))));
+}
+
+/**
+ * µs of main-thread CPU time per call, over a batch of `batch` calls, started as the
+ * harness starts a timed batch (`startTimedBatch`: a scavenge, off the clock; no full GC,
+ * which would deoptimize the warm code). CPU time, not the wall clock: the bench machine is
+ * shared, and what a run costs this process is what it runs itself; the time spent waiting
+ * for a server or a disk is not in it (see the appends).
+ */
+export async function timed(call: () => Promise<void>, batch: number): Promise<number> {
+  startTimedBatch();
   const start = cpuNow();
-  for (let i = 0; i < BATCH; i++) await call();
-  return ((cpuNow() - start) * 1000) / BATCH;
+  for (let i = 0; i < batch; i++) await call();
+  return ((cpuNow() - start) * 1000) / batch;
 }
 
 /** Writes per sample of a floor. */
@@ -64,7 +91,7 @@ export async function floorOf(
   await sample();
   const samples: number[] = [];
   for (let i = 0; i < pairs; i++) {
-    collectGarbage();
+    startTimedBatch();
     samples.push(await sample());
   }
   return { bytes, samples };

@@ -14,9 +14,9 @@ import { postgresPlan, redisPlan } from '../../spec/support/servers/store-server
 import { BenchChatModel } from '../harness/bench-chat-model.js';
 import { roundOf, textChunks, toolRoundChunks, TOOL_NAME } from '../harness/chunks.js';
 import { textFixture } from '../harness/fixtures.js';
-import { collectGarbage, cpuClock } from '../harness/measure.js';
+import { cpuClock } from '../harness/measure.js';
 import type { Report } from '../harness/report.js';
-import { floorOf, NO_STORE, timed, type OpenJournal } from './run-journal-floors.js';
+import { batchSize, floorOf, NO_STORE, timed, type OpenJournal } from './run-journal-floors.js';
 import { quartiles } from '../harness/stats.js';
 import { quickConfig, type BenchConfig } from './config.js';
 
@@ -144,6 +144,15 @@ function loopClient(journal: RunJournal | undefined, kind: ToolKind = 'idempoten
 
 let runs = 0;
 
+/**
+ * One run of the measured tool loop, as the RUN row times it: durable on `journal`, or
+ * plain without one (bench/profile-run-journal.ts profiles it).
+ */
+export function loopRun(journal: RunJournal | undefined): () => Promise<void> {
+  const client = loopClient(journal);
+  return () => answered(call(client, journal !== undefined, 'Go.'), ANSWER.text);
+}
+
 /** One call to its end; fails unless it answered `expected`. */
 function answered(chunks$: Observable<ChatChunk>, expected: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -185,54 +194,74 @@ const call = (client: ChatClient, durable: boolean, question: string): Observabl
 
 /** One measured configuration: a call without the durable run, and the same with it. */
 interface Paired {
-  off(): Promise<number>;
-  on(): Promise<number>;
+  off(): Promise<void>;
+  on(): Promise<void>;
 }
 
 /**
- * Paired samples: each pair runs the call without, then with, the durable run (same
- * process state, interleaved), and keeps the difference per unit of work. Several
- * configurations are interleaved pair by pair (configuration 1's pair i, configuration 2's
- * pair i, …), so that a change of the machine's load falls on all of them alike.
+ * Paired samples: each pair runs a batch of calls without, then a batch with, the durable
+ * run (same process state, interleaved), and keeps the difference per unit of work. Each
+ * configuration has one batch size for both (sized on `on`, the longer: each sample lasts
+ * at least 150 ms of CPU time), the order of the two alternates from pair to pair, and
+ * several configurations are interleaved pair by pair (configuration 1's pair i,
+ * configuration 2's pair i, …), so that a change of the machine's load falls on all alike.
  */
 async function pairedOverheads(
   configurations: readonly Paired[],
   units: number,
   pairs: number,
-): Promise<{ off: number[]; on: number[]; overhead: number[] }[]> {
+): Promise<{ off: number[]; on: number[]; overhead: number[]; batch: number }[]> {
   for (let i = 0; i < 3; i++) {
     for (const { off, on } of configurations) {
       await off();
       await on();
     }
   }
-  const results = configurations.map(() => ({
-    off: [] as number[],
-    on: [] as number[],
-    overhead: [] as number[],
-  }));
+  const results: { off: number[]; on: number[]; overhead: number[]; batch: number }[] = [];
+  for (const { off, on } of configurations) {
+    const batch = await batchSize(on);
+    // Settles both paths at the batch's size before the first sample.
+    await timed(off, batch);
+    await timed(on, batch);
+    results.push({ off: [], on: [], overhead: [], batch });
+  }
   for (let i = 0; i < pairs; i++) {
     for (const [index, { off, on }] of configurations.entries()) {
-      collectGarbage();
-      const a = (await off()) / units;
-      const b = (await on()) / units;
-      results[index].off.push(a);
-      results[index].on.push(b);
-      results[index].overhead.push(b - a);
+      const result = results[index];
+      let a: number;
+      let b: number;
+      if (i % 2 === 0) {
+        a = (await timed(off, result.batch)) / units;
+        b = (await timed(on, result.batch)) / units;
+      } else {
+        b = (await timed(on, result.batch)) / units;
+        a = (await timed(off, result.batch)) / units;
+      }
+      result.off.push(a);
+      result.on.push(b);
+      result.overhead.push(b - a);
     }
   }
   return results;
 }
 
+/** The stores `RUN_STORES` names (comma-separated), else all. */
+const selectedStores = (): typeof STORES => {
+  const names = process.env['RUN_STORES']?.split(',').filter((name) => name !== '');
+  if (names === undefined || names.length === 0) return STORES;
+  const unknown = names.filter((name) => !STORES.some((store) => store.name === name));
+  if (unknown.length > 0) throw new Error(`RUN_STORES: unknown ${unknown.join(', ')}`);
+  return STORES.filter((store) => names.includes(store.name));
+};
+
 /**
  * The stores measured together: the SQLite ones in one group (their rows interleaved, each
- * with both kinds of tool), every other store alone (the idempotent tool). `RUN_JOURNALS`
- * (store names, comma-separated) keeps only those stores: `RUN_JOURNALS=sqlite,sqlite-normal,
+ * with both kinds of tool), every other store alone (the idempotent tool). `RUN_STORES`
+ * (store names, comma-separated) keeps only those stores: `RUN_STORES=sqlite,sqlite-normal,
  * sqlite-side-effects npm run bench -- --only=RUN --save` writes the SQLite rows only.
  */
 function storeGroups(): { stores: (typeof STORES)[number][]; tools: ToolKind[] }[] {
-  const wanted = process.env['RUN_JOURNALS']?.split(',').map((name) => name.trim());
-  const chosen = STORES.filter((store) => wanted === undefined || wanted.includes(store.name));
+  const chosen = selectedStores();
   const sqlite = chosen.filter((store) => store.name.startsWith('sqlite'));
   return [
     ...chosen
@@ -261,10 +290,11 @@ const load = (): string =>
  */
 export async function runRunJournal(config: BenchConfig, report: Report): Promise<void> {
   const quick = config === quickConfig;
-  const pairs = quick ? 3 : 15;
+  const pairs = quick ? 3 : Number(process.env['RUN_PAIRS'] ?? 15);
   const trips: string[] = [];
   const floors: string[] = [];
   const loads: string[] = [];
+  const batches: string[] = [];
   const roundsPerRun = ROUNDS + 1;
   const groups = storeGroups();
   for (const group of groups) {
@@ -283,8 +313,8 @@ export async function runRunJournal(config: BenchConfig, report: Report): Promis
             store,
             tool,
             index,
-            off: () => timed(() => answered(call(plain, false, 'Go.'), ANSWER.text)),
-            on: () => timed(() => answered(call(durable, true, 'Go.'), ANSWER.text)),
+            off: () => answered(call(plain, false, 'Go.'), ANSWER.text),
+            on: () => answered(call(durable, true, 'Go.'), ANSWER.text),
           };
         }),
       );
@@ -310,7 +340,8 @@ export async function runRunJournal(config: BenchConfig, report: Report): Promis
             ? await floorOf(open, `run-${runs}`, roundsPerRun, pairs)
             : { bytes: 0, samples: [] };
         floors.push(...(floor.bytes === 0 ? [] : [`${store.name} ${floor.bytes} B`]));
-        const { off, on, overhead } = results[i];
+        const { off, on, overhead, batch } = results[i];
+        batches.push(`${store.name}${tool === 'idempotent' ? '' : ` (${tool})`} ${batch}`);
         for (const [mode, values] of [
           ['off', off],
           ['on', on],
@@ -336,13 +367,13 @@ export async function runRunJournal(config: BenchConfig, report: Report): Promis
       .map((s) => `${s.name} = ${s.label}`)
       .join(
         '; ',
-      )}; durable off = no DurableRunAdvisor in the chain; timed by ${cpuClock}; the SQLite stores' pairs interleaved, with an idempotent tool (rows without tool) and a tool that is not idempotent (tool = not-idempotent); load average (1, 5, 15 min) per group: ${loads.join('; ')}; journal appends (one round trip each for Redis and PostgreSQL) per model round: ${trips.join(', ')}; durable floor = the store's least write per round on the same handle, one write of a round's records' bytes (${floors.join(', ')}): SQLite one transaction of one INSERT at the connection's synchronous (NORMAL for side-effects), Redis one RPUSH, PostgreSQL one INSERT`,
+      )}; durable off = no DurableRunAdvisor in the chain; timed by ${cpuClock}, runs per sample (at least 150 ms of CPU time): ${batches.join(', ')}; the SQLite stores' pairs interleaved, with an idempotent tool (rows without tool) and a tool that is not idempotent (tool = not-idempotent); load average (1, 5, 15 min) per group: ${loads.join('; ')}; journal appends (one round trip each for Redis and PostgreSQL) per model round: ${trips.join(', ')}; durable floor = the store's least write per round on the same handle, one write of a round's records' bytes (${floors.join(', ')}): SQLite one transaction of one INSERT at the connection's synchronous (NORMAL for side-effects), Redis one RPUSH, PostgreSQL one INSERT`,
   );
   if (groups.every((group) => group.stores.every((store) => store.name !== 'in-memory'))) return;
   // Per chunk: the advisor's counter on every chunk (in memory: the store is not involved).
   const journal = new InMemoryRunJournal();
   const answer = (client: ChatClient, durable: boolean) =>
-    timed(() => answered(call(client, durable, 'Long answer.'), LONG.text));
+    answered(call(client, durable, 'Long answer.'), LONG.text);
   const textOnly = (withJournal: boolean) =>
     ChatClient.builder(new BenchChatModel({ script: () => textChunks(LONG) }))
       .defaultAdvisors(...(withJournal ? [new DurableRunAdvisor({ journal, owner: 'bench' })] : []))
@@ -401,7 +432,7 @@ function openSqlite(synchronous: SqliteRunJournalSynchronous) {
  * (internal symbols of lib/run/sync-append.ts, found on InMemoryRunJournal by their names:
  * the package does not export them).
  */
-function synchronousNoStore(): RunJournal {
+export function synchronousNoStore(): RunJournal {
   const symbols = Object.getOwnPropertySymbols(InMemoryRunJournal.prototype);
   const named = (name: string): symbol => {
     const found = symbols.find(

@@ -42,8 +42,11 @@ const RULES: OptionRules<InMemoryRunJournalOptions> = {
 };
 
 interface StoredRun {
-  /** Each record's text, as a shared store keeps it. */
-  readonly records: string[];
+  /**
+   * Each record: its text, as a shared store keeps it (`append`), or the record itself, handed
+   * over by the durable run's synchronous append (`APPEND_NOW`: nothing changes it after).
+   */
+  readonly records: (string | RunRecord)[];
   /** The records' UTF-8 sizes as a shared store counts them, or upper bounds of them until `exact`. */
   bytes: number;
   /** Whether `bytes` is exact (a run's sizes are counted once a bound no longer settles a limit). */
@@ -53,10 +56,12 @@ interface StoredRun {
 
 /**
  * A {@link RunJournal} in this process's memory: for tests and single-instance servers.
- * Records are kept as the text a shared store would keep (a resumed run reads copies, and
- * the codec's checks run here too). The byte limits are a shared store's, counted on the
- * same text: a bound (3 bytes per UTF-16 unit) accepts an append far from them, and the
- * exact count decides otherwise. A run survives a crash only in a shared store: use
+ * What `append` is given is kept as the text a shared store would keep (the caller may
+ * change its objects after); the records a `DurableRunAdvisor` writes are handed over (it
+ * copies first what others hold) and kept as they are, with no text made. Either way a read
+ * gives copies, through the text (the codec's checks run here too). The byte limits are a
+ * shared store's, counted on the same text: an upper bound accepts an append far from them
+ * without making or counting it, and the exact count decides otherwise. A run survives a crash only in a shared store: use
  * `SqliteRunJournal`, `RedisRunJournal` or `PostgresRunJournal` in production.
  *
  * @example
@@ -86,9 +91,13 @@ export class InMemoryRunJournal implements RunJournal {
     return new Promise((resolve) => resolve(this.appendNow(key, records, expectedLength)));
   }
 
-  /** The durable run's writer appends here without a Promise. @internal */
+  /**
+   * The durable run's writer appends here without a Promise, and hands the records over
+   * (nothing changes them after the call: see `APPEND_NOW`), so they are kept as they are,
+   * with no text made; a read copies them. @internal
+   */
   [APPEND_NOW](key: RunKey, records: readonly RunRecord[], expectedLength: number): number {
-    return this.appendNow(key, records, expectedLength);
+    return this.appendNow(key, records, expectedLength, true);
   }
 
   /** @inheritDoc */
@@ -105,7 +114,14 @@ export class InMemoryRunJournal implements RunJournal {
     const records = this.live(mapKey(key), this.options.now())?.records;
     if (records === undefined) return [];
     const { runId } = key;
-    return records.map((text, index) => decodeRunRecord(text, { runId, index }));
+    // A record kept as it was handed over is read as a shared store would give it back: a copy
+    // through its text (so the codec's checks run on it too).
+    return records.map((stored, index) =>
+      decodeRunRecord(typeof stored === 'string' ? stored : encodeRunRecord(stored), {
+        runId,
+        index,
+      }),
+    );
   }
 
   /** @inheritDoc */
@@ -114,31 +130,43 @@ export class InMemoryRunJournal implements RunJournal {
     return Promise.resolve();
   }
 
-  private appendNow(key: RunKey, records: readonly RunRecord[], expectedLength: number): number {
+  private appendNow(
+    key: RunKey,
+    records: readonly RunRecord[],
+    expectedLength: number,
+    handedOver = false,
+  ): number {
     const id = this.idOf(key);
     const now = this.options.now();
     const run = this.live(id, now);
     const length = run?.records.length ?? 0;
     if (length !== expectedLength) throw appendConflict(key.runId, expectedLength, length);
     const { options } = this;
-    const stored: string[] = records.map(encodeRunRecord);
-    // UTF-8 has at most 3 bytes per UTF-16 unit: a bound that accepts an append far from the
-    // limits without counting (the count, `Buffer.byteLength`, was a fifth of an append).
+    // The public append keeps the text (the caller may change its objects after); a handed
+    // over record is kept as it is.
+    const stored: (string | RunRecord)[] = handedOver
+      ? records.slice()
+      : records.map(encodeRunRecord);
+    // An upper bound of each record's UTF-8 size accepts an append far from the limits
+    // without counting: 3 bytes per UTF-16 unit of a text, `textSizeBound` for a record (no
+    // text made). The exact count (`Buffer.byteLength` of the text, a fifth of an append)
+    // decides otherwise.
     const sizes: number[] = new Array<number>(stored.length);
     let exact = run?.exact ?? false;
     let bytes = run?.bytes ?? 0;
     let added = 0;
     for (let i = 0; i < stored.length; i++) {
-      const bound = 3 * stored[i].length;
-      sizes[i] = exact || bound > options.maxRecordBytes ? sizeOf(stored[i]) : bound;
+      const record = stored[i];
+      const bound = typeof record === 'string' ? 3 * record.length : recordSizeBound(record);
+      sizes[i] = exact || bound > options.maxRecordBytes ? exactSize(record) : bound;
       added += sizes[i];
     }
     if (!exact && bytes + added > options.maxRunBytes) {
       // The bounds do not settle it: count the run and the append exactly, from now on.
       exact = true;
       bytes = 0;
-      for (const record of run?.records ?? []) bytes += sizeOf(record);
-      for (let i = 0; i < stored.length; i++) sizes[i] = sizeOf(stored[i]);
+      for (const record of run?.records ?? []) bytes += exactSize(record);
+      for (let i = 0; i < stored.length; i++) sizes[i] = exactSize(stored[i]);
     }
     // Over a limit only by exact counts: refused exactly where a shared store refuses.
     checkAppendLimits(key.runId, sizes, { records: length, bytes }, options);
@@ -189,7 +217,58 @@ export class InMemoryRunJournal implements RunJournal {
 }
 
 /** A record's UTF-8 size, as a shared store counts it (its text's). */
-const sizeOf = (text: string): number => recordSizes([text])[0];
+const exactSize = (record: string | RunRecord): number =>
+  recordSizes([typeof record === 'string' ? record : encodeRunRecord(record)])[0];
+
+/** The text `encodeRunRecord` puts before a record's own JSON members: `{"v":1,`. */
+const VERSION_BYTES = 8;
+
+/**
+ * An upper bound of the UTF-8 size of a record's stored text (`encodeRunRecord`), without
+ * making it: `Infinity` for what the bound does not cover (an object not plain, a value JSON
+ * refuses, a deep or cyclic tree), so the text is made and counted (and refused as `append` refuses).
+ */
+function recordSizeBound(record: RunRecord): number {
+  return VERSION_BYTES + jsonSizeBound(record, 0);
+}
+
+/**
+ * An upper bound of a value's UTF-8 size as JSON: a UTF-16 unit of a string takes at most
+ * 6 bytes (`\u001f`; a lone surrogate `\udXXX`); a number at most 25 characters; a
+ * `Uint8Array` at most 18 bytes per byte (as an object of indexes, above its base64).
+ */
+function jsonSizeBound(value: unknown, depth: number): number {
+  switch (typeof value) {
+    case 'string':
+      return 2 + 6 * value.length;
+    case 'number':
+      return 25;
+    case 'boolean':
+    case 'undefined':
+      return 5;
+    case 'object':
+      break;
+    default:
+      // A bigint (JSON refuses it), a function or a symbol (left out): counted exactly.
+      return Infinity;
+  }
+  if (value === null) return 4;
+  if (depth > 32) return Infinity;
+  if (value instanceof Uint8Array) return 2 + 18 * value.length;
+  if (Array.isArray(value)) {
+    let size = 2;
+    for (const item of value as unknown[]) size += 1 + jsonSizeBound(item, depth + 1);
+    return size;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  // Not a plain object (a Date's `toJSON`, a boxed number): counted exactly.
+  if (prototype !== Object.prototype && prototype !== null) return Infinity;
+  let size = 2;
+  for (const key in value) {
+    size += 4 + 6 * key.length + jsonSizeBound((value as Record<string, unknown>)[key], depth + 1);
+  }
+  return size;
+}
 
 /** Owner and run id in one Map key: as JSON, no characters of either can join two keys. */
 const mapKey = (key: RunKey): string => JSON.stringify([key.owner, key.runId]);

@@ -41,6 +41,51 @@ export function encodeRunRecord(record: RunRecord): string {
 
 const VERSION_PREFIX = `{"v":${RUN_RECORD_FORMAT},`;
 
+/**
+ * A copy of a part of a record, for what the durable run hands over to a journal that keeps
+ * records as they are (`APPEND_NOW`) while someone else still holds the original (a caller's
+ * messages, a tool's result): plain objects and arrays copied member by member, bytes
+ * copied; anything else (a `Date`, a class instance, a tree deeper than 64) as a store's text
+ * gives it back (through JSON, inline bytes as base64), which is also what a read of the
+ * copy gives. `__proto__` members are left out (a read drops them too).
+ * @internal
+ * @param value Plain data.
+ * @returns Its copy.
+ * @throws What `JSON.stringify` throws for a value it refuses (a bigint, a cycle).
+ */
+export function detachedCopy<T>(value: T): T {
+  return plainCopy(value, 0) as T;
+}
+
+function plainCopy(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null) {
+    if (typeof value === 'bigint') return textCopy(value);
+    return value;
+  }
+  if (depth > 64) return textCopy(value);
+  if (Array.isArray(value)) {
+    const items = value as unknown[];
+    const copy: unknown[] = new Array<unknown>(items.length);
+    for (let i = 0; i < items.length; i++) copy[i] = plainCopy(items[i], depth + 1);
+    return copy;
+  }
+  if (value instanceof Uint8Array) return value.slice();
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return textCopy(value);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (key !== '__proto__')
+      copy[key] = plainCopy((value as Record<string, unknown>)[key], depth + 1);
+  }
+  return copy;
+}
+
+/** A value as a store's text gives it back. */
+const textCopy = (value: unknown): unknown => {
+  const text = JSON.stringify(value, bytesAsBase64);
+  return text === undefined ? undefined : (JSON.parse(text, dropUnsafeKeys) as unknown);
+};
+
 /** Whether a value holds a `Uint8Array` anywhere (records are small trees of plain data). */
 function containsBytes(value: object): boolean {
   if (value instanceof Uint8Array) return true;

@@ -9,6 +9,12 @@ import type { RunRecord } from './run-record.js';
  * append. Not part of the `RunJournal` contract: a store without it is appended to through
  * `append`, and a wrapper of a journal (a counter, a decorator) that does not pass it on
  * just takes the asynchronous path.
+ *
+ * The records are handed over: the caller (the durable run's writer) changes neither them
+ * nor anything they hold after the call, and copies beforehand what someone else still
+ * holds (a caller's messages, a tool's result the loop passes on), so a store may keep them
+ * as they are (in memory) instead of making their text. A store that makes their text on
+ * the spot (SQLite) is not concerned.
  * @internal
  */
 export const APPEND_NOW: unique symbol = Symbol('rx-advisors.run-journal.append-now');

@@ -39,6 +39,7 @@ import { outbound } from './outbound.js';
 import { decisionKey, RecordedRun, retryKey } from './recorded-run.js';
 import { checkStartable, resumeDecisions } from './run-request.js';
 import { RunWriter } from './run-writer.js';
+import { detachedCopy } from '../run-record-codec.js';
 import { readNowOf } from '../sync-append.js';
 import { toolCallRecorder } from './tool-call-recorder.js';
 
@@ -212,7 +213,10 @@ export class DurableRunAdvisor implements Advisor {
     const usage = new UsageAccumulator();
     let finish: FinishReason | undefined;
     const started$ = defer(() =>
-      recorded === undefined ? written$(state.write({ type: 'run-started', messages })) : EMPTY,
+      recorded === undefined
+        ? // The caller's messages: the record keeps its own (see APPEND_NOW).
+          written$(state.write({ type: 'run-started', messages: detachedCopy(messages) }))
+        : EMPTY,
     );
     const announce: ChatChunk = {
       type: 'data',
@@ -277,7 +281,12 @@ function decisionLog(
   return {
     recorded: (advisor, attempt) => recorded?.recursionDecisions.get(decisionKey(advisor, attempt)),
     record: (advisor, attempt, decision) =>
-      state.appendLater({ type: 'recursion-decision', advisor, attempt, decision }),
+      state.appendLater({
+        type: 'recursion-decision',
+        advisor,
+        attempt,
+        decision: detachedCopy(decision),
+      }),
   };
 }
 

@@ -1,6 +1,8 @@
 import type { ChatChunk } from '../../core/chat-chunk.js';
 import type { ChatResponse } from '../../core/chat-response.js';
+import type { AssistantMessage } from '../../core/message.js';
 import type { ModelRoundRecord } from '../run-record.js';
+import { detachedCopy } from '../run-record-codec.js';
 import type { NewRunRecord } from './durable-run-state.js';
 
 /**
@@ -42,7 +44,11 @@ export function modelRoundRecord(
   const record: { -readonly [K in keyof ModelRoundRecord]?: ModelRoundRecord[K] } = {
     type: 'model-round',
     round,
-    message: response.message,
+    // The durable run's own assembly: nobody else holds it, except the opaque provider data
+    // of a call or a reasoning part, taken from the chunks the loop also sees (see APPEND_NOW).
+    message: holdsProviderData(response.message)
+      ? detachedCopy(response.message)
+      : response.message,
     finishReason: response.finishReason,
   };
   if (sawUsage) record.usage = response.usage;
@@ -50,4 +56,11 @@ export function modelRoundRecord(
   if (response.metadata.id !== undefined) record.responseId = response.metadata.id;
   if (response.metadata.model !== undefined) record.model = response.metadata.model;
   return record as NewRunRecord;
+}
+
+/** Whether a message's tool calls or reasoning parts carry provider data (shared with chunks). */
+function holdsProviderData(message: AssistantMessage): boolean {
+  for (const call of message.toolCalls ?? []) if (call.providerMetadata !== undefined) return true;
+  for (const part of message.reasoning ?? []) if (part.providerMetadata !== undefined) return true;
+  return false;
 }

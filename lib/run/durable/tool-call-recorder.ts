@@ -8,6 +8,7 @@ import type {
 import type { ToolCall, ToolMessage } from '../../core/message.js';
 import type { ToolApprovalDecision } from '../../core/tool.js';
 import { DurableRunError } from '../../errors/durable-run-error.js';
+import { detachedCopy } from '../run-record-codec.js';
 import type { DurableRunState } from './durable-run-state.js';
 
 const isToolMessage = (event: ToolCallEvent): event is ToolMessage =>
@@ -77,13 +78,13 @@ function intercept(
     // held and passed on with no Observable.
     const outcome = proceed(call);
     if (!isObservable(outcome)) {
-      state.appendWithNext({ type: 'tool-outcome', round, message: outcome });
+      state.appendWithNext({ type: 'tool-outcome', round, message: ownToolMessage(outcome) });
       return outcome;
     }
     return outcome.pipe(
       tap((event) => {
         if (isToolMessage(event))
-          state.appendWithNext({ type: 'tool-outcome', round, message: event });
+          state.appendWithNext({ type: 'tool-outcome', round, message: ownToolMessage(event) });
       }),
     );
   }
@@ -94,7 +95,9 @@ function intercept(
   const run$ = outcome$.pipe(
     concatMap((event) =>
       isToolMessage(event)
-        ? from(state.append({ type: 'tool-outcome', round, message: event })).pipe(map(() => event))
+        ? from(state.append({ type: 'tool-outcome', round, message: ownToolMessage(event) })).pipe(
+            map(() => event),
+          )
         : of(event),
     ),
   );
@@ -125,8 +128,20 @@ function approvalRecord(state: DurableRunState, call: ToolCall, decision: ToolAp
     type: 'approval' as const,
     round: state.completedRounds,
     toolCallId: call.id,
-    decision,
+    // The caller's object: the record keeps its own (see APPEND_NOW).
+    decision: detachedCopy(decision),
   };
+}
+
+/**
+ * The record's own copy of a tool message the loop passes on (an advisor after this one
+ * may change it; see APPEND_NOW): its members are text, numbers and booleans, so a shallow
+ * copy, unless it holds media or an approval (then a deep one).
+ */
+function ownToolMessage(message: ToolMessage): ToolMessage {
+  return message.media === undefined && message.approval === undefined
+    ? { ...message }
+    : detachedCopy(message);
 }
 
 function uncertain(state: DurableRunState, call: ToolCall): DurableRunError {
