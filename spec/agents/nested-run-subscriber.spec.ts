@@ -1,7 +1,7 @@
 import { lastValueFrom, Observable, Subject, toArray } from 'rxjs';
 import { agentTool } from '../../lib/agents/agent-tool';
 import { ChatClient } from '../../lib/client/chat-client';
-import type { ChatChunk } from '../../lib/core/chat-chunk';
+import type { ChatChunk, ToolResultChunk } from '../../lib/core/chat-chunk';
 import type { ChatModel } from '../../lib/core/chat-model';
 import type { ToolMessage } from '../../lib/core/message';
 import { MockChatModel } from '../../lib/testing/mock-chat-model';
@@ -53,14 +53,12 @@ describe('agentTool: the nested run as the user sees it', () => {
         'agentChunk',
       ]);
       expect(chunk).toMatchObject({ id: callId, name: 'research', content: '' });
-      const { agentChunk } = chunk as { agentChunk: { agentPath: string[]; chunk: ChatChunk } };
+      const agentChunk = (chunk as ToolResultChunk).agentChunk!;
       expect(Object.keys(agentChunk)).toEqual(['agentPath', 'chunk']);
       expect(agentChunk.agentPath).toEqual(['research']);
       expect(JSON.parse(JSON.stringify(chunk))).toEqual(chunk);
     }
-    const nested = preliminaries.map(
-      (c) => (c as { agentChunk: { chunk: ChatChunk } }).agentChunk.chunk,
-    );
+    const nested = preliminaries.map((c) => (c as ToolResultChunk).agentChunk!.chunk);
     expect(
       nested
         .filter((c) => c.type === 'text-delta')
