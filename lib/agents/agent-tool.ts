@@ -6,6 +6,7 @@ import {
   Observable,
   of,
   throwError,
+  Subscriber,
   type Subscription,
 } from 'rxjs';
 import { ContextKeys } from '../advisor-api/context-keys.js';
@@ -18,7 +19,6 @@ import { AgentCycleError } from '../errors/agent-cycle-error.js';
 import { AgentDepthError } from '../errors/agent-depth-error.js';
 import { AgentRunError } from '../errors/agent-run-error.js';
 import { failingRun } from '../errors/fails-run.js';
-import { DirectSubscriber } from '../core/direct-subscriber.js';
 import { NestedChunk } from '../tools/nested-chunk.js';
 import { tool } from '../tools/tool-fn.js';
 import { AGENT_FRAME_KEY, agentPathOf, isRunningIn, type AgentFrame } from './agent-frame.js';
@@ -137,48 +137,78 @@ function nestedRun(
   failed: (cause: unknown) => Error,
 ): Observable<NestedChunk | string> {
   return new Observable<NestedChunk | string>((subscriber) => {
-    const assembler = new AgentResponse();
-    const { reportUsage } = context;
-    const error = (cause: unknown): void => subscriber.error(failed(cause));
-    let answer: Subscription | undefined;
-    const follow = (answer$: Observable<string>): void => {
-      answer = answer$.subscribe({
-        next: (text) => subscriber.next(text),
-        error,
-        complete: () => subscriber.complete(),
-      });
-    };
-    const run = chunks$.subscribe(
-      new DirectSubscriber({
-        next: (chunk) => {
-          if (subscriber.closed) return;
-          try {
-            assembler.add(chunk);
-            if (chunk.type === 'usage') reportUsage?.(chunk.usage);
-          } catch (cause) {
-            error(cause);
-            return;
-          }
-          subscriber.next(nestedChunkOf(chunk, path));
-        },
-        error,
-        complete: () => {
-          let answer$: Observable<string>;
-          try {
-            answer$ = answerOf(assembler.build(), output);
-          } catch (cause) {
-            error(cause);
-            return;
-          }
-          follow(answer$);
-        },
-      }),
-    );
-    return () => {
-      run.unsubscribe();
-      answer?.unsubscribe();
-    };
+    const run = new NestedRunSubscriber(subscriber, path, context.reportUsage, output, failed);
+    chunks$.subscribe(run);
+    return () => run.stop();
   });
+}
+
+/**
+ * `nestedRun`'s subscriber to the nested call: the per-chunk work in its own `next` (a
+ * `Subscriber` subclass RxJS subscribes with as it is, as `DirectSubscriber`, without the
+ * observer object between: one call per nested chunk, its state in fields rather than a
+ * closure's context). Contract as `DirectSubscriber`'s: `next` never throws.
+ */
+class NestedRunSubscriber extends Subscriber<ChatChunk> {
+  private readonly response = new AgentResponse();
+  private answer: Subscription | undefined;
+
+  constructor(
+    private readonly out: Subscriber<NestedChunk | string>,
+    private readonly path: readonly string[],
+    private readonly reportUsage: ToolContext['reportUsage'],
+    private readonly output: AgentToolOptions<unknown>['output'],
+    private readonly failed: (cause: unknown) => Error,
+  ) {
+    super();
+  }
+
+  override next(chunk: ChatChunk): void {
+    const { out } = this;
+    if (this.isStopped || out.closed) return;
+    try {
+      this.response.add(chunk);
+      if (chunk.type === 'usage') this.reportUsage?.(chunk.usage);
+    } catch (cause) {
+      this.fail(cause);
+      return;
+    }
+    out.next(nestedChunkOf(chunk, this.path));
+  }
+
+  protected override _error(cause: unknown): void {
+    this.fail(cause);
+    this.unsubscribe();
+  }
+
+  protected override _complete(): void {
+    let answer$: Observable<string>;
+    try {
+      answer$ = answerOf(this.response.build(), this.output);
+    } catch (cause) {
+      this.fail(cause);
+      this.unsubscribe();
+      return;
+    }
+    const { out } = this;
+    this.answer = answer$.subscribe({
+      next: (text) => out.next(text),
+      error: (cause: unknown) => this.fail(cause),
+      complete: () => out.complete(),
+    });
+    // The run is over; the answer stays subscribed until it ends or `stop`.
+    this.unsubscribe();
+  }
+
+  /** Unsubscribes the run and the answer (the teardown of `nestedRun`'s Observable). */
+  stop(): void {
+    this.unsubscribe();
+    this.answer?.unsubscribe();
+  }
+
+  private fail(cause: unknown): void {
+    this.out.error(this.failed(cause));
+  }
 }
 
 /** A chunk of the nested call as a tool value; an agent's further down goes on as it is. */

@@ -14,14 +14,21 @@ import type { ToolCall } from '../core/message.js';
  * ```
  */
 export class NestedChunk {
+  // Declared, not defined: the compiled class gets no field initialisers, so a
+  // `NestedChunk` (one per nested chunk) is two stores, not four (define, then assign).
+  /** The agents the chunk comes through, outermost first. */
+  declare readonly agentPath: readonly string[];
+  /** The nested agent's chunk. */
+  declare readonly chunk: ChatChunk;
+
   /**
    * @param agentPath The agents the chunk comes through, outermost first.
    * @param chunk The nested agent's chunk.
    */
-  constructor(
-    readonly agentPath: readonly string[],
-    readonly chunk: ChatChunk,
-  ) {}
+  constructor(agentPath: readonly string[], chunk: ChatChunk) {
+    this.agentPath = agentPath;
+    this.chunk = chunk;
+  }
 }
 
 /**

@@ -1,10 +1,9 @@
-import { asyncScheduler, Observable, type Subscription } from 'rxjs';
+import { asyncScheduler, Observable, Subscriber, type Subscription } from 'rxjs';
 import type { ToolCall, ToolMessage } from '../core/message.js';
 import type { Tool } from '../core/tool.js';
 import type { ToolResultContent } from '../core/tool-result-content.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
-import { DirectSubscriber } from '../core/direct-subscriber.js';
 import { NestedChunk, nestedResult } from './nested-chunk.js';
 import {
   failure,
@@ -58,92 +57,119 @@ export function observableToolResult(
   execution: ToolExecution,
   abort: () => void,
 ): Observable<ToolCallEvent> {
-  const progress = execution.emitProgress === true;
   return new Observable<ToolCallEvent>((subscriber) => {
-    // The tool completed or failed by itself (no abort then).
-    let settled = false;
-    // This subscriber listens to the tool no more.
-    let over = false;
-    // Read by `stop`, which a synchronous tool reaches before `subscribe` returns.
-    let source: Subscription | undefined = undefined;
-    let limit: Subscription | undefined;
-    // The last value: as it came (no progress: converted only at the end), or converted.
-    let last: unknown;
-    let converted: ToolResultContent | undefined;
-
-    const stop = (): void => {
-      if (over) return;
-      over = true;
-      limit?.unsubscribe();
-      source?.unsubscribe();
-      if (!settled) abort();
-    };
-    const end = (message: ToolMessage): void => {
-      stop();
-      subscriber.next(message);
-      subscriber.complete();
-    };
-    const fail = (error: unknown): void => {
-      stop();
-      let message: ToolMessage;
-      try {
-        message = failure(error, call, execution);
-      } catch (thrown) {
-        subscriber.error(thrown);
-        return;
-      }
-      end(message);
-    };
-
+    const run = new ToolValueSubscriber(subscriber, tool, call, execution, abort);
     const ms = timeLimitOf(tool, execution);
     if (ms !== undefined) {
-      limit = asyncScheduler.schedule(() => {
-        fail(new ToolTimeoutError({ toolName: tool.name, toolCallId: call.id, timeout: ms }));
+      run.limit = asyncScheduler.schedule(() => {
+        run.fail(new ToolTimeoutError({ toolName: tool.name, toolCallId: call.id, timeout: ms }));
       }, ms);
     }
-    source = output$.subscribe(
-      new DirectSubscriber<unknown>({
-        next: (value) => {
-          if (over) return;
-          if (value instanceof NestedChunk) {
-            if (progress) subscriber.next(nestedResult(call, value));
-            return;
-          }
-          if (!progress) {
-            last = value;
-            return;
-          }
-          let chunk: ToolCallEvent;
-          try {
-            converted = toResult(tool, call, value);
-            chunk = preliminaryResult(call, converted);
-          } catch (error) {
-            fail(error);
-            return;
-          }
-          subscriber.next(chunk);
-        },
-        error: (cause: unknown) => {
-          if (over) return;
-          settled = true;
-          fail(new ToolExecutionError({ toolName: tool.name, toolCallId: call.id, cause }));
-        },
-        complete: () => {
-          if (over) return;
-          settled = true;
-          let message: ToolMessage;
-          try {
-            message = toolMessage(call, converted ?? toResult(tool, call, last));
-          } catch (error) {
-            fail(error);
-            return;
-          }
-          end(message);
-        },
-      }),
-    );
+    run.source = output$.subscribe(run);
     // It ended while it was subscribing (a synchronous tool, or a failure at once).
-    if (over) source.unsubscribe();
-    return stop;
+    if (run.over) run.source.unsubscribe();
+    return () => run.stop();
   });
+}
+
+/**
+ * `observableToolResult`'s subscriber to the tool's values: the per-value work in its own
+ * `next` (a `Subscriber` subclass RxJS subscribes with as it is, as `DirectSubscriber`,
+ * without an observer object between: one call per value, each chunk of a nested agent),
+ * its state in fields. `next` never throws.
+ */
+class ToolValueSubscriber extends Subscriber<unknown> {
+  /** This subscriber listens to the tool no more. */
+  over = false;
+  /** The tool's subscription; read by `stop`, which a synchronous tool reaches before `subscribe` returns. */
+  source: Subscription | undefined = undefined;
+  /** The time limit's action. */
+  limit: Subscription | undefined = undefined;
+  /** The tool completed or failed by itself (no abort then). */
+  private settled = false;
+  /** The last value: as it came (no progress: converted only at the end), or converted. */
+  private last: unknown = undefined;
+  private converted: ToolResultContent | undefined = undefined;
+  private readonly progress: boolean;
+
+  constructor(
+    private readonly out: Subscriber<ToolCallEvent>,
+    private readonly tool: Tool,
+    private readonly call: ToolCall,
+    private readonly execution: ToolExecution,
+    private readonly abort: () => void,
+  ) {
+    super();
+    this.progress = execution.emitProgress === true;
+  }
+
+  override next(value: unknown): void {
+    if (this.over || this.isStopped) return;
+    if (value instanceof NestedChunk) {
+      if (this.progress) this.out.next(nestedResult(this.call, value));
+      return;
+    }
+    if (!this.progress) {
+      this.last = value;
+      return;
+    }
+    let chunk: ToolCallEvent;
+    try {
+      this.converted = toResult(this.tool, this.call, value);
+      chunk = preliminaryResult(this.call, this.converted);
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    this.out.next(chunk);
+  }
+
+  protected override _error(cause: unknown): void {
+    if (this.over) return;
+    this.settled = true;
+    const { tool, call } = this;
+    this.fail(new ToolExecutionError({ toolName: tool.name, toolCallId: call.id, cause }));
+  }
+
+  protected override _complete(): void {
+    if (this.over) return;
+    this.settled = true;
+    let message: ToolMessage;
+    try {
+      message = toolMessage(this.call, this.converted ?? toResult(this.tool, this.call, this.last));
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    this.end(message);
+  }
+
+  /** Stops listening (the time limit, the tool), and aborts a tool that had not settled. */
+  stop(): void {
+    if (this.over) return;
+    this.over = true;
+    this.limit?.unsubscribe();
+    this.source?.unsubscribe();
+    this.unsubscribe();
+    if (!this.settled) this.abort();
+  }
+
+  /** The failure as the error result (or the error under policy `throw`). */
+  fail(error: unknown): void {
+    this.stop();
+    let message: ToolMessage;
+    try {
+      message = failure(error, this.call, this.execution);
+    } catch (thrown) {
+      this.out.error(thrown);
+      return;
+    }
+    this.end(message);
+  }
+
+  private end(message: ToolMessage): void {
+    this.stop();
+    this.out.next(message);
+    this.out.complete();
+  }
 }

@@ -1,7 +1,6 @@
-import { Observable } from 'rxjs';
+import { Observable, Subscriber } from 'rxjs';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ToolMessage } from '../core/message.js';
-import { DirectSubscriber } from '../core/direct-subscriber.js';
 import { toToolResultChunk } from './loop-chunks.js';
 import { isToolMessage, type ToolCallEvent } from './tool-call-results.js';
 
@@ -37,33 +36,55 @@ export function toolEventsThen<R>(
   store?: (message: ToolMessage) => void,
 ): Observable<ChatChunk | R> {
   return new Observable<ChatChunk | R>((subscriber) =>
-    events$.subscribe(
-      new DirectSubscriber({
-        next: (event) => {
-          // A preliminary goes out as it is.
-          if (!isToolMessage(event)) {
-            subscriber.next(event);
-            return;
-          }
-          store?.(event);
-          subscriber.next(toToolResultChunk(event));
-        },
-        error: (err: unknown) => subscriber.error(err),
-        complete: () => {
-          let rest: readonly R[];
-          try {
-            rest = then();
-          } catch (err) {
-            subscriber.error(err);
-            return;
-          }
-          for (const value of rest) {
-            if (subscriber.closed) return;
-            subscriber.next(value);
-          }
-          subscriber.complete();
-        },
-      }),
-    ),
+    events$.subscribe(new ToolEventsSubscriber(subscriber, then, store)),
   );
+}
+
+/**
+ * `toolEventsThen`'s subscriber: the per-event work in its own `next` (a `Subscriber`
+ * subclass RxJS subscribes with as it is, as `DirectSubscriber`, without an observer object
+ * between: one call per event). `next` never throws.
+ */
+class ToolEventsSubscriber<R> extends Subscriber<ToolCallEvent> {
+  constructor(
+    private readonly out: Subscriber<ChatChunk | R>,
+    private readonly then: () => readonly R[],
+    private readonly store: ((message: ToolMessage) => void) | undefined,
+  ) {
+    super();
+  }
+
+  override next(event: ToolCallEvent): void {
+    if (this.isStopped) return;
+    // A preliminary goes out as it is.
+    if (!isToolMessage(event)) {
+      this.out.next(event);
+      return;
+    }
+    this.store?.(event);
+    this.out.next(toToolResultChunk(event));
+  }
+
+  protected override _error(err: unknown): void {
+    this.out.error(err);
+    this.unsubscribe();
+  }
+
+  protected override _complete(): void {
+    const { out } = this;
+    let rest: readonly R[];
+    try {
+      rest = this.then();
+    } catch (err) {
+      out.error(err);
+      this.unsubscribe();
+      return;
+    }
+    for (const value of rest) {
+      if (out.closed) break;
+      out.next(value);
+    }
+    if (!out.closed) out.complete();
+    this.unsubscribe();
+  }
 }
