@@ -10,7 +10,7 @@ import { W8_REPOSITORIES, type RepositoryAdapter } from '../adapters/w8-reposito
 import { BenchChatModel } from '../harness/bench-chat-model.js';
 import { textChunks } from '../harness/chunks.js';
 import { textFixture } from '../harness/fixtures.js';
-import { collectGarbage } from '../harness/measure.js';
+import { startTimedBatch } from '../harness/measure.js';
 import type { Report } from '../harness/report.js';
 import { quartiles } from '../harness/stats.js';
 import type { Metric } from '../harness/types.js';
@@ -100,7 +100,12 @@ export async function historyOps(
   };
 }
 
-/** µs per call of `op`, by the wall clock (the servers' work counts), in `samples` batches of ≥ `sampleMs`. */
+/**
+ * µs per call of `op`, by the wall clock (the servers' work counts), in `samples` batches of
+ * ≥ `sampleMs`. Each batch starts with `startTimedBatch()` (a scavenge, off the clock), not a
+ * forced full GC: nothing runs between that reset and the clock, and a full GC there threw
+ * away the optimized code of the append path (a W4-style re-optimization on every sample).
+ */
 async function timeOp(
   op: (i: number) => Promise<unknown>,
   samples: number,
@@ -112,7 +117,7 @@ async function timeOp(
   const batch = Math.max(1, Math.ceil((sampleMs * i) / (performance.now() - warm)));
   const values: number[] = [];
   for (let s = 0; s < samples; s++) {
-    collectGarbage();
+    startTimedBatch();
     const start = performance.now();
     for (let b = 0; b < batch; b++) await op(i++);
     values.push(((performance.now() - start) * 1000) / batch);
