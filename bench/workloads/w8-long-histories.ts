@@ -233,13 +233,16 @@ async function measure(
  * through `MessageChatMemoryAdvisor` (read, a 24-delta answer, append), by the wall clock;
  * beside each append row, the store's floor (`floor-store`), timed interleaved with it.
  * Redis and PostgreSQL are the servers of spec/support/servers (REDIS_URL / DATABASE_URL,
- * or private processes).
+ * or private processes). `BENCH_W8_REPOSITORIES=postgres,redis` runs only those.
  */
 export async function runW8(config: BenchConfig, report: Report): Promise<void> {
   const quick = config === quickConfig;
   const sizes = quick ? [10, 100] : [10, 100, 1000, 10_000];
   const plan = quick ? { samples: 2, sampleMs: 10 } : { samples: 7, sampleMs: 150 };
-  for (const adapter of W8_REPOSITORIES) {
+  const only = process.env['BENCH_W8_REPOSITORIES']?.split(',').map((name) => name.trim());
+  for (const adapter of W8_REPOSITORIES.filter(
+    (a) => only === undefined || only.includes(a.name),
+  )) {
     const open = await adapter.open();
     try {
       for (const stored of sizes) await measure(adapter, open, stored, plan, report);
