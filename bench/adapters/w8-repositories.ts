@@ -86,7 +86,8 @@ async function server(plan: ReturnType<typeof redisPlan>, kind: string): Promise
  * private server only (a `REDIS_URL` server is measured as it is).
  */
 function redisAdapter(fsync: 'always' | 'everysec'): RepositoryAdapter {
-  const own = redisPlan().ownsProcess;
+  // As redisPlan decides (a private server unless REDIS_URL is set), without its look-up.
+  const own = !process.env['REDIS_URL'];
   return {
     name: fsync === 'always' ? 'redis' : 'redis-everysec',
     label: `RedisChatMemoryRepository, node-redis 5, redis-server on loopback (${
