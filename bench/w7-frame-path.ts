@@ -16,18 +16,14 @@
 // instructions per frame = (I(N2) − I(N1)) / (S × (N2 − N1)): start-up, the answers' set-up and
 // their ends cancel out. `--time`: CPU µs per frame in this process instead (warm, noisy).
 // Build first (`node scripts/build.mjs`): 'rx-advisors' is dist/cjs.
-import { execFile } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Observable, type Subscriber } from 'rxjs';
 import { ChatClient, type ChatChunk } from 'rx-advisors';
 import { pipeToNodeResponse } from 'rx-advisors/sse';
 import { DELTA, HEAD, HEADERS } from './adapters/w7-floor-http.js';
+import { callgrindInstructions } from './harness/callgrind.js';
 
 type Variant = 'rx-advisors' | 'floor-http';
 type Sink = 'fake' | 'http';
@@ -168,8 +164,6 @@ async function run(variant: Variant, sink: Sink, streams: number, frames: number
   }
 }
 
-const execFileAsync = promisify(execFile);
-
 async function cpuOf(work: () => Promise<void>): Promise<number> {
   const start = process.cpuUsage();
   await work();
@@ -182,37 +176,25 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-async function instructions(
+function instructions(
   variant: Variant,
   sink: Sink,
   streams: number,
   frames: number,
 ): Promise<number> {
-  const out = mkdtempSync(join(tmpdir(), 'w7-frame-path-'));
-  try {
-    const { stderr } = await execFileAsync(
-      'valgrind',
-      [
-        '--tool=callgrind',
-        `--callgrind-out-file=${join(out, 'callgrind.out')}`,
-        process.execPath,
-        ...process.execArgv,
-        '--single-threaded',
-        process.argv[1],
-        '--child',
-        `--variants=${variant}`,
-        `--streams=${streams}`,
-        `--frames=${frames}`,
-        `--sink=${sink}`,
-      ],
-      { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
-    );
-    const collected = /Collected : (\d+)/.exec(stderr);
-    if (collected === null) throw new Error(`callgrind: no count in ${stderr}`);
-    return Number(collected[1]);
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
+  return callgrindInstructions(
+    [
+      ...process.execArgv,
+      '--single-threaded',
+      process.argv[1],
+      '--child',
+      `--variants=${variant}`,
+      `--streams=${streams}`,
+      `--frames=${frames}`,
+      `--sink=${sink}`,
+    ],
+    { label: `w7-frame-path ${variant} ${frames} frames` },
+  );
 }
 
 async function main(): Promise<void> {

@@ -5,7 +5,7 @@ import {
   type W6Adapter,
   type W6Result,
 } from '../adapters/w6-streamed-object.js';
-import { collectGarbage, cpuNow, interleave, processCpuNow } from '../harness/measure.js';
+import { cpuNow, interleave, processCpuNow, startTimedBatch } from '../harness/measure.js';
 import type { SamplePlan } from '../harness/measure.js';
 import { wantsFramework } from '../harness/frameworks.js';
 import type { Report } from '../harness/report.js';
@@ -34,8 +34,9 @@ export function checkW6(adapter: W6Adapter, fixture: ObjectFixture, result: W6Re
 
 /**
  * ms of CPU per answer for every adapter, interleaved like `interleaveTimed`: warm-ups
- * size a batch of at least ~60 ms; a sample is one batch after a GC and half a batch of
- * untimed runs. The first and last results of a batch are checked after the clock.
+ * size a batch of at least ~60 ms; a sample is one batch after `startTimedBatch()` (a
+ * scavenge, as `interleaveTimed`) and half a batch of untimed runs. The first and last
+ * results of a batch are checked after the clock.
  */
 async function timeAnswers(
   adapters: readonly W6Adapter[],
@@ -72,7 +73,7 @@ async function timeAnswers(
         }
         return Number.NaN;
       }
-      collectGarbage();
+      startTimedBatch();
       for (let i = 0; i < (size > 1 ? Math.ceil(size / 2) : 0); i++) await adapter.stream(fixture);
       let first: W6Result | undefined;
       let last: W6Result | undefined;

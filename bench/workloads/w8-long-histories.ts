@@ -6,14 +6,18 @@ import {
   type ChatMemoryRepository,
   type Message,
 } from 'rx-advisors';
-import { W8_REPOSITORIES, type RepositoryAdapter } from '../adapters/w8-repositories.js';
+import {
+  W8_REPOSITORIES,
+  type OpenRepository,
+  type RepositoryAdapter,
+} from '../adapters/w8-repositories.js';
 import { BenchChatModel } from '../harness/bench-chat-model.js';
 import { textChunks } from '../harness/chunks.js';
 import { textFixture } from '../harness/fixtures.js';
-import { collectGarbage } from '../harness/measure.js';
+import { startTimedBatch } from '../harness/measure.js';
 import type { Report } from '../harness/report.js';
 import { quartiles } from '../harness/stats.js';
-import type { Metric } from '../harness/types.js';
+import type { Framework, Metric } from '../harness/types.js';
 import { quickConfig, type BenchConfig } from './config.js';
 
 const QUESTION = 'What did the report say about the third quarter, and why did it change? ';
@@ -100,24 +104,59 @@ export async function historyOps(
   };
 }
 
-/** µs per call of `op`, by the wall clock (the servers' work counts), in `samples` batches of ≥ `sampleMs`. */
+/** A batch size for `op` so that a batch lasts at least `sampleMs`; warms `op` up meanwhile. */
+async function calibrate(
+  op: (i: number) => Promise<unknown>,
+  sampleMs: number,
+  next: () => number,
+): Promise<number> {
+  let calls = 0;
+  const warm = performance.now();
+  while (calls < 3 || performance.now() - warm < sampleMs) {
+    await op(next());
+    calls++;
+  }
+  return Math.max(1, Math.ceil((sampleMs * calls) / (performance.now() - warm)));
+}
+
+/**
+ * µs per call of each of `ops`, by the wall clock (the servers' work counts), in `samples`
+ * batches of ≥ `sampleMs` each, interleaved (sample 1 of every op, then sample 2 …, the first
+ * op rotating), so that the load of the moment hits all alike: an append and its store's
+ * floor are compared within one run, sample by sample. Each batch starts with
+ * `startTimedBatch()` (a scavenge, off the clock), not a forced full GC: nothing runs between
+ * that reset and the clock, and a full GC there threw away the optimized code of the path
+ * the batch times.
+ */
+async function timeOps(
+  ops: readonly ((i: number) => Promise<unknown>)[],
+  samples: number,
+  sampleMs: number,
+): Promise<number[][]> {
+  let i = 0;
+  const next = (): number => i++;
+  const batches: number[] = [];
+  for (const op of ops) batches.push(await calibrate(op, sampleMs, next));
+  const values: number[][] = ops.map(() => []);
+  for (let s = 0; s < samples; s++) {
+    for (let k = 0; k < ops.length; k++) {
+      const o = (s + k) % ops.length;
+      startTimedBatch();
+      const start = performance.now();
+      for (let b = 0; b < batches[o]; b++) await ops[o](next());
+      values[o].push(((performance.now() - start) * 1000) / batches[o]);
+    }
+  }
+  return values;
+}
+
+/** µs per call of `op` ({@link timeOps} of one op). */
 async function timeOp(
   op: (i: number) => Promise<unknown>,
   samples: number,
   sampleMs: number,
 ): Promise<number[]> {
-  let i = 0;
-  const warm = performance.now();
-  while (i < 3 || performance.now() - warm < sampleMs) await op(i++);
-  const batch = Math.max(1, Math.ceil((sampleMs * i) / (performance.now() - warm)));
-  const values: number[] = [];
-  for (let s = 0; s < samples; s++) {
-    collectGarbage();
-    const start = performance.now();
-    for (let b = 0; b < batch; b++) await op(i++);
-    values.push(((performance.now() - start) * 1000) / batch);
-  }
-  return values;
+  return (await timeOps([op], samples, sampleMs))[0];
 }
 
 /**
@@ -126,7 +165,7 @@ async function timeOp(
  */
 async function measure(
   adapter: RepositoryAdapter,
-  repository: ChatMemoryRepository,
+  { repository, floor }: OpenRepository,
   stored: number,
   plan: { samples: number; sampleMs: number },
   report: Report,
@@ -141,7 +180,17 @@ async function measure(
   const rows: [Metric, number[]][] = [];
   rows.push(['us-per-read', await timeOp(() => ops.read(), plan.samples, plan.sampleMs)]);
   await check('read');
-  rows.push(['us-per-append', await timeOp((i) => ops.append(i), plan.samples, plan.sampleMs)]);
+  // The append and the store's floor (the cheapest durable write of the same two rows),
+  // interleaved batch by batch: their ratio is taken at one moment's load.
+  const floorRows = turnMessages(0).map((message) => JSON.stringify(message));
+  const [append, floorAppend] = await timeOps(
+    floor === undefined
+      ? [(i) => ops.append(i)]
+      : [(i) => ops.append(i), () => floor.write(floorRows)],
+    plan.samples,
+    plan.sampleMs,
+  );
+  rows.push(['us-per-append', append]);
   await check('append');
   let bad = '';
   const turn = (i: number): Promise<void> =>
@@ -164,52 +213,41 @@ async function measure(
   if (windowLength !== Math.min(SMALL_WINDOW, stored))
     throw new Error(`W8 ${adapter.name}: a window of ${SMALL_WINDOW} read ${windowLength}`);
   await repository.deleteByConversationId(id);
-  for (const [metric, values] of rows) {
+  const row = (framework: Framework, metric: Metric, window: number, values: number[]): void =>
     report.addRow({
       workload: 'W8',
-      params: { repository: adapter.name, stored, window: stored },
-      framework: 'rx-advisors',
+      params: { repository: adapter.name, stored, window },
+      framework,
       metric,
       ...quartiles(values),
     });
-  }
-  report.addRow({
-    workload: 'W8',
-    params: { repository: adapter.name, stored, window: SMALL_WINDOW },
-    framework: 'rx-advisors',
-    metric: 'us-per-read',
-    ...quartiles(windowRead),
-  });
+  for (const [metric, values] of rows) row('rx-advisors', metric, stored, values);
+  if (floorAppend !== undefined) row('floor-store', 'us-per-append', stored, floorAppend);
+  row('rx-advisors', 'us-per-read', SMALL_WINDOW, windowRead);
 }
 
 /**
  * W8, long histories (`npm run bench -- --only=W8`): for every memory repository and a
  * conversation of 10, 100, 1,000 and 10,000 stored messages, the µs of a read
  * (`chatMemory.get`), of an append (`chatMemory.add` of one turn) and of a whole turn
- * through `MessageChatMemoryAdvisor` (read, a 24-delta answer, append), by the wall clock.
+ * through `MessageChatMemoryAdvisor` (read, a 24-delta answer, append), by the wall clock;
+ * beside each append row, the store's floor (`floor-store`), timed interleaved with it.
  * Redis and PostgreSQL are the servers of spec/support/servers (REDIS_URL / DATABASE_URL,
- * or private processes).
+ * or private processes). `BENCH_W8_REPOSITORIES=postgres,redis` runs only those.
  */
 export async function runW8(config: BenchConfig, report: Report): Promise<void> {
   const quick = config === quickConfig;
   const sizes = quick ? [10, 100] : [10, 100, 1000, 10_000];
   const plan = quick ? { samples: 2, sampleMs: 10 } : { samples: 7, sampleMs: 150 };
-  for (const adapter of W8_REPOSITORIES) {
+  const only = process.env['BENCH_W8_REPOSITORIES']?.split(',').map((name) => name.trim());
+  for (const adapter of W8_REPOSITORIES.filter(
+    (a) => only === undefined || only.includes(a.name),
+  )) {
     const open = await adapter.open();
     try {
-      for (const stored of sizes) await measure(adapter, open.repository, stored, plan, report);
-      const { floor } = open;
-      if (floor !== undefined) {
-        const rows = turnMessages(0).map((message) => JSON.stringify(message));
-        report.addRow({
-          workload: 'W8',
-          params: { repository: adapter.name, stored: 0, window: 0 },
-          framework: 'floor-store',
-          metric: 'us-per-append',
-          ...quartiles(await timeOp(() => floor.write(rows), plan.samples, plan.sampleMs)),
-        });
-        report.note(`W8 floor-store ${adapter.name}: ${floor.label}`);
-      }
+      for (const stored of sizes) await measure(adapter, open, stored, plan, report);
+      if (open.floor !== undefined)
+        report.note(`W8 floor-store ${adapter.name}: ${open.floor.label}`);
     } finally {
       await open.close();
     }

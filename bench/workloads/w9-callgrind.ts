@@ -1,10 +1,5 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-
-const execFileAsync = promisify(execFile);
+import { execFileSync } from 'node:child_process';
+import { callgrindInstructions } from '../harness/callgrind.js';
 
 /** Whether `valgrind` is on the PATH (the W9 instruction rows need it). */
 export function hasValgrind(): boolean {
@@ -25,27 +20,10 @@ export function hasValgrind(): boolean {
  * @returns Millions of instructions.
  */
 export async function millionInstructions(dir: string, file: string): Promise<number> {
-  const out = mkdtempSync(join(tmpdir(), 'rx-advisors-w9-callgrind-'));
   const env = { ...process.env };
   delete env['NODE_OPTIONS'];
   delete env['TSX_TSCONFIG_PATH'];
-  try {
-    const { stderr } = await execFileAsync(
-      'valgrind',
-      [
-        '--tool=callgrind',
-        `--callgrind-out-file=${join(out, 'callgrind.out')}`,
-        process.execPath,
-        file,
-      ],
-      { cwd: dir, encoding: 'utf8', env, maxBuffer: 16 * 1024 * 1024 },
-    );
-    const collected = /Collected : (\d+)/.exec(stderr);
-    if (collected === null) throw new Error(`W9 callgrind ${dir}/${file}: no count in ${stderr}`);
-    return Number(collected[1]) / 1e6;
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
+  return (await callgrindInstructions([file], { label: `W9 ${dir}/${file}`, cwd: dir, env })) / 1e6;
 }
 
 /**

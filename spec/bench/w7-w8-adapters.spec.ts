@@ -172,4 +172,5 @@ function w8Suite(name: string): void {
 describe('W8 repository in-memory', () => w8Suite('in-memory'));
 describe('W8 repository sqlite', () => w8Suite('sqlite'));
 describeWith(redisPlan())('W8 repository redis', () => w8Suite('redis'));
+describeWith(redisPlan())('W8 repository redis-everysec', () => w8Suite('redis-everysec'));
 describeWith(postgresPlan())('W8 repository postgres', () => w8Suite('postgres'));

@@ -78,7 +78,12 @@ BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended(lock_key, 0));
   IF again AND EXISTS (SELECT 1 FROM ${table} WHERE conversation_id = conv AND append_id = token)
     THEN RETURN; END IF;
-  SELECT coalesce(max(position), -1) INTO last_pos FROM ${table} WHERE conversation_id = conv;
+  -- The last position by a backward primary-key scan that stops at one row: a max(position)
+  -- here was planned (generic plan, statistics of a young table) as an aggregate over
+  -- every row of the conversation, an O(history) append.
+  SELECT position INTO last_pos FROM ${table} WHERE conversation_id = conv
+    ORDER BY position DESC LIMIT 1;
+  last_pos := coalesce(last_pos, -1);
   INSERT INTO ${table} (conversation_id, position, role, content, tool_calls, reasoning,
       tool_call_id, tool_name, is_error, media, append_id)
     SELECT conv, last_pos + m.o::int, m.r, m.c, m.tc::jsonb, m.rs::jsonb, m.tci, m.tn, m.ie,
@@ -126,7 +131,8 @@ export function postgresStatements(tableName: string) {
     // are one run of consecutive positions. Each of these is one index lookup or range.
     bounds: `SELECT last, first, (SELECT count(*)::int FROM ${table}
           WHERE conversation_id = $1 AND position < coalesce(first, last + 1)) AS systems
-      FROM (SELECT (SELECT max(position) FROM ${table} WHERE conversation_id = $1) AS last,
+      FROM (SELECT (SELECT position FROM ${table} WHERE conversation_id = $1
+          ORDER BY position DESC LIMIT 1) AS last,
         (SELECT position FROM ${table} WHERE conversation_id = $1 AND role <> 'system'
           ORDER BY position LIMIT 1) AS first) AS b`,
     // The window's first message: a user message at or after the cut, else one that is not

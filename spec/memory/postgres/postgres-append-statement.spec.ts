@@ -128,4 +128,45 @@ describeWith(plan)('PostgresChatMemoryRepository.append, one statement', () => {
     expect(await one?.findByConversationId('c1')).toEqual([...turn(1), ...turn(3)]);
     expect(await two?.findByConversationId('c1')).toEqual(turn(2));
   });
+
+  it('reads no more of a long conversation than its ends: the append stays O(turn) (no scan for the last position)', async () => {
+    const table = tableName();
+    const own = new pg.Pool({ connectionString: server.url, max: 1 });
+    own.on('error', () => undefined);
+    const plans: string[] = [];
+    own.on('connect', (client) =>
+      client.on('notice', (notice) => plans.push(notice.message ?? '')),
+    );
+    try {
+      const repository = new PostgresChatMemoryRepository({ pool: own, tableName: table });
+      // Statistics taken while the table held chats that had just started (one message
+      // each): the planner then expects one row per conversation.
+      for (let c = 0; c < 50; c++) await repository.saveAll(`new-${c}`, turn(c).slice(0, 1));
+      await own.query(`ANALYZE "${table}"`);
+      const stored = 2_000;
+      await repository.saveAll('c1', Array.from({ length: stored / 2 }, (_, i) => turn(i)).flat());
+      // Past PL/pgSQL's first five custom plans: from then on its cached (generic) plans run.
+      for (let i = 0; i < 8; i++)
+        await repository.append('c1', turn(1_000 + i), { keepLast: stored });
+      // Every statement the next append runs, nested ones included, with its rows read.
+      await own.query(`LOAD 'auto_explain'`);
+      await own.query(
+        `SET auto_explain.log_min_duration = 0; SET auto_explain.log_analyze = on;
+         SET auto_explain.log_nested_statements = on; SET client_min_messages = log`,
+      );
+      await repository.append('c1', turn(2_000), { keepLast: stored });
+      await own.query('SET auto_explain.log_min_duration = -1');
+      const nested = plans.filter((plan) => plan.includes(`FROM "${table}"`));
+      expect(nested.length).toBeGreaterThanOrEqual(4);
+      const rowsRead = nested.flatMap((plan) =>
+        [...plan.matchAll(/actual time=[\d.]+\.\.[\d.]+ rows=(\d+)/g)].map((m) => Number(m[1])),
+      );
+      // A conversation of 2,000 messages: the last position, the first one, the cut and the
+      // two rows it drops are each a few rows of the primary key.
+      expect(Math.max(...rowsRead)).toBeLessThan(20);
+      expect((await repository.findByConversationId('c1')).length).toBe(stored);
+    } finally {
+      await own.end();
+    }
+  });
 });
