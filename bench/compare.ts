@@ -136,7 +136,7 @@ async function main(): Promise<void> {
       for (const side of order) {
         const at = performance.now();
         const rows = await benchOnce(
-          side === 'base' ? baseDir : TREE,
+          side === 'base' ? baseDir : headDir,
           opts,
           join(scratch, `${side}-${r}.json`),
         );
