@@ -29,7 +29,7 @@ function postgresTableSql(tableName: string): string {
 ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS media JSONB;
 CREATE TABLE IF NOT EXISTS "${appendIdsTableName(tableName)}" (
   conversation_id TEXT PRIMARY KEY,
-  append_ids TEXT[] NOT NULL
+  append_ids UUID[] NOT NULL
 );`;
 }
 
@@ -107,10 +107,10 @@ DECLARE
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended(lock_key, 0));
   IF again AND EXISTS (SELECT 1 FROM ${ids} WHERE conversation_id = conv
-      AND token = ANY(append_ids)) THEN RETURN; END IF;
-  INSERT INTO ${ids} AS i (conversation_id, append_ids) VALUES (conv, ARRAY[token])
+      AND token::uuid = ANY(append_ids)) THEN RETURN; END IF;
+  INSERT INTO ${ids} AS i (conversation_id, append_ids) VALUES (conv, ARRAY[token::uuid])
     ON CONFLICT (conversation_id)
-    DO UPDATE SET append_ids = (ARRAY[token] || i.append_ids)[1:ids_kept];
+    DO UPDATE SET append_ids = (ARRAY[token::uuid] || i.append_ids)[1:ids_kept];
   SELECT coalesce(max(position), -1) INTO last_pos FROM ${table} WHERE conversation_id = conv;
   INSERT INTO ${table} (conversation_id, position, role, content, tool_calls, reasoning,
       tool_call_id, tool_name, is_error, media)
