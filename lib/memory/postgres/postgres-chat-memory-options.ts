@@ -27,6 +27,13 @@ export interface PostgresChatMemoryRepositoryOptions {
    * `ChatMemoryMediaLimitError`.
    */
   maxMediaBytes?: number;
+  /**
+   * How many ids of its newest appends each conversation keeps (in the `<table>_append_ids`
+   * table), default 32, from 1 to 1,000. An `append` whose reply a dropped connection lost
+   * is sent again, and writes nothing if its first attempt committed: that holds while
+   * fewer than this many other appends to the same conversation committed in between.
+   */
+  appendIdsKept?: number;
 }
 
 /**
@@ -37,6 +44,7 @@ export const POSTGRES_CHAT_MEMORY_DEFAULTS = {
   tableName: 'rx_advisors_chat_memory',
   createTable: true,
   maxMediaBytes: DEFAULT_MAX_MEDIA_BYTES,
+  appendIdsKept: 32,
 } as const;
 
 /**
@@ -64,4 +72,5 @@ export const POSTGRES_CHAT_MEMORY_RULES = {
   ),
   createTable: Rules.boolean,
   maxMediaBytes: Rules.integer(0),
+  appendIdsKept: Rules.integer(1, 1000),
 } as const satisfies OptionRules<PostgresChatMemoryRepositoryOptions>;

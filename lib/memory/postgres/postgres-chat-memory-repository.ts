@@ -15,7 +15,7 @@ import {
 } from './postgres-chat-memory-options.js';
 import { queryRetryingOnDrop } from './postgres-connection.js';
 import { postgresFailure } from './postgres-failure.js';
-import { PostgresAppend } from './postgres-append.js';
+import { appendIdsLookup, PostgresAppend } from './postgres-append.js';
 import { insertRows, type PostgresRowWriter } from './postgres-message-rows.js';
 import { postgresSchemaSql, postgresStatements } from './postgres-schema.js';
 import { lockedTransaction } from './postgres-transaction.js';
@@ -57,6 +57,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   private readonly writer: PostgresRowWriter;
   private readonly sql: ReturnType<typeof postgresStatements>;
   private schema: Promise<void> | undefined;
+  private readonly hasAppendIds: (client: ClientBase) => Promise<boolean>;
   private readonly appender: PostgresAppend;
 
   /** @param options The pool and, optionally, the table name. */
@@ -74,7 +75,12 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     this.tableName = merged.tableName;
     this.createTable = merged.createTable;
     this.sql = postgresStatements(this.tableName);
-    this.writer = { sql: this.sql, maxMediaBytes: merged.maxMediaBytes };
+    this.writer = {
+      sql: this.sql,
+      maxMediaBytes: merged.maxMediaBytes,
+      appendIdsKept: merged.appendIdsKept,
+    };
+    this.hasAppendIds = appendIdsLookup(this.sql, this.tableName, this.createTable);
     this.appender = new PostgresAppend(
       this.writer,
       (id, values) =>
@@ -87,9 +93,10 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   }
 
   /**
-   * The DDL of the table (with the `append_id` column a retried append checks) and of its
-   * append function (`<table>_append`, the one statement of an `append`), for a migration
-   * tool; safe to run again (`IF NOT EXISTS`, `OR REPLACE`).
+   * The DDL of the table, of its append ids table (`<table>_append_ids`, what a retried
+   * append checks) and of its append function (`<table>_append`, the one statement of an
+   * `append`), for a migration tool; safe to run again (`IF NOT EXISTS`, `OR REPLACE`), and
+   * it upgrades what an earlier version's script created.
    * @param tableName The table; default `rx_advisors_chat_memory`.
    * @returns The statements, as one script.
    */
@@ -161,7 +168,9 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
    * transaction holding the conversation's advisory lock (the table's append function): it
    * touches the added rows and the dropped ones, found through the primary key, never the
    * rest of the conversation. After a dropped connection it is sent once more on a fresh
-   * one, and writes nothing if the first attempt committed.
+   * one, and writes nothing if the first attempt committed (recognised by an id the first
+   * attempt kept among the conversation's newest `appendIdsKept`, whatever trimmed its
+   * messages since).
    * @param conversationId The conversation to append to.
    * @param messages The messages to add; none of them a system message.
    * @param options `keepLast`: the window, system messages included.
@@ -201,6 +210,9 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
       conversationId,
       async (client) => {
         await client.query(this.sql.remove, [conversationId]);
+        if (await this.hasAppendIds(client)) {
+          await client.query(this.sql.removeAppendIds, [conversationId]);
+        }
       },
       true,
     );

@@ -6,12 +6,14 @@ import type { postgresStatements } from './postgres-schema.js';
 
 /**
  * What the row writes of `PostgresChatMemoryRepository` need: the statements of its
- * table and its media limit.
+ * table, its media limit and how many append ids it keeps.
  * @internal
  */
 export interface PostgresRowWriter {
   sql: ReturnType<typeof postgresStatements>;
   maxMediaBytes: number;
+  /** How many ids of its newest appends a conversation keeps (see `appendIdsKept`). */
+  appendIdsKept: number;
 }
 
 /** The columns of `messages` as arrays, one per column, for an `unnest`. */
@@ -59,7 +61,7 @@ export async function insertRows(
  * (lock, insert, trim) as one statement, its own transaction.
  * @internal
  * @param lockKey The conversation's advisory lock key.
- * @param token The call's own id (`append_id` of the turn's last row).
+ * @param token The call's own id, kept among the conversation's newest append ids.
  * @returns The values for `again` (the second attempt after a dropped connection: write
  *   nothing when the first committed) or not.
  */
@@ -72,7 +74,7 @@ export function appendValues(
   keepLast: number | undefined,
 ): (again: boolean) => unknown[] {
   const rest = [lockKey, conversationId, ...columnArrays(writer, conversationId, messages)];
-  rest.push(keepLast ?? null);
+  rest.push(keepLast ?? null, writer.appendIdsKept);
   return (again) => [token, again, ...rest];
 }
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Message } from '../../../lib/index';
+import { InvalidOptionsError, type Message } from '../../../lib/index';
 import { PostgresChatMemoryRepository } from '../../../lib/memory/postgres/index';
 import { describeWith, postgresPlan, type StoreServer } from '../../support/servers/store-servers';
 import { ReplyDroppingProxy } from '../support/reply-dropping-proxy';
@@ -64,10 +64,11 @@ describeWith(plan)('PostgresChatMemoryRepository.append, one statement', () => {
     }
   });
 
-  it('still appends on a table a migration of an earlier version made (no append function), with createTable: false', async () => {
+  it('still appends and deletes on tables a migration of an earlier version made (no append function, no append ids), with createTable: false', async () => {
     const table = tableName();
     await pool.query(PostgresChatMemoryRepository.schemaSql(table));
     await pool.query(`DROP FUNCTION "${table}_append"`);
+    await pool.query(`DROP TABLE "${table}_append_ids"`);
     const repository = new PostgresChatMemoryRepository({
       pool,
       tableName: table,
@@ -77,6 +78,8 @@ describeWith(plan)('PostgresChatMemoryRepository.append, one statement', () => {
     await repository.append('c1', turn(2), { keepLast: 4 });
     await repository.append('c1', turn(3), { keepLast: 4 });
     expect(await repository.findByConversationId('c1')).toEqual([...turn(2), ...turn(3)]);
+    await repository.deleteByConversationId('c1');
+    expect(await repository.findConversationIds()).toEqual([]);
   });
 
   it('stores a turn once when its statement committed but the reply was lost (sent again on a fresh connection)', async () => {
@@ -98,14 +101,62 @@ describeWith(plan)('PostgresChatMemoryRepository.append, one statement', () => {
     }
   });
 
-  it('migrates a table of the previous version (no append_id column, the old function) and reads its rows', async () => {
+  it('stores a turn once when its reply was lost and another writer trimmed its rows away before the retry', async () => {
+    const table = tableName();
+    const { hostname, port } = new URL(server.url);
+    const proxy = await ReplyDroppingProxy.start({ host: hostname, port: Number(port) });
+    const other = new PostgresChatMemoryRepository({ pool, tableName: table });
+    // The retry opens a fresh connection with the pool's client class: the other writer
+    // appends (trimming the first attempt's rows, token row included) before it connects.
+    let beforeRetry: (() => Promise<void>) | undefined;
+    const connect = pg.Client.prototype.connect as (this: pg.Client, ...args: unknown[]) => unknown;
+    class Client extends pg.Client {}
+    Object.defineProperty(Client.prototype, 'connect', {
+      value: function (this: pg.Client, ...args: unknown[]) {
+        const step = beforeRetry;
+        beforeRetry = undefined;
+        if (step === undefined) return connect.apply(this, args);
+        return step().then(() => connect.apply(this, args));
+      },
+    });
+    const own = new pg.Pool({ connectionString: proxy.rewrite(server.url), max: 2, Client });
+    own.on('error', () => undefined);
+    try {
+      const repository = new PostgresChatMemoryRepository({ pool: own, tableName: table });
+      await repository.append('c1', turn(0), { keepLast: 4 });
+      proxy.dropReplyTo(`SELECT "${table}_append"`);
+      beforeRetry = () => other.append('c1', turn(9), { keepLast: 2 });
+      await repository.append('c1', turn(1), { keepLast: 4 });
+      expect(proxy.dropped).toBe(1);
+      expect(beforeRetry).toBeUndefined();
+      // Turn 1 committed once, then the other writer's window dropped it: it is not back.
+      expect(await repository.findByConversationId('c1')).toEqual(turn(9));
+    } finally {
+      await own.end();
+      await proxy.close();
+    }
+  });
+
+  it.each([
+    [
+      'two versions back (no append_id column, no token)',
+      `TEXT, TEXT, TEXT[], TEXT[], TEXT[],
+      TEXT[], TEXT[], TEXT[], BOOLEAN[], TEXT[], INTEGER`,
+    ],
+    [
+      'one version back (the token in an append_id column)',
+      `TEXT, BOOLEAN, TEXT, TEXT, TEXT[],
+      TEXT[], TEXT[], TEXT[], TEXT[], TEXT[], BOOLEAN[], TEXT[], INTEGER`,
+    ],
+  ])('upgrades a table of an earlier version, %s, and reads its rows', async (version, args) => {
     const table = tableName();
     await pool.query(PostgresChatMemoryRepository.schemaSql(table));
-    await pool.query(`ALTER TABLE "${table}" DROP COLUMN append_id`);
+    await pool.query(`DROP TABLE "${table}_append_ids"`);
     await pool.query(`DROP FUNCTION "${table}_append"`);
-    // The previous version's signature (its body does not matter here).
-    await pool.query(`CREATE FUNCTION "${table}_append"(TEXT, TEXT, TEXT[], TEXT[], TEXT[],
-      TEXT[], TEXT[], TEXT[], BOOLEAN[], TEXT[], INTEGER) RETURNS VOID LANGUAGE sql AS ''`);
+    if (version.startsWith('one')) await pool.query(`ALTER TABLE "${table}" ADD append_id TEXT`);
+    // The earlier version's signature (its body does not matter here).
+    await pool.query(`CREATE FUNCTION "${table}_append"(${args}) RETURNS VOID
+      LANGUAGE sql AS ''`);
     await pool.query(`INSERT INTO "${table}" (conversation_id, position, role, content)
       VALUES ('c1', 0, 'user', 'q0'), ('c1', 1, 'assistant', 'a0')`);
     const repository = new PostgresChatMemoryRepository({ pool, tableName: table });
@@ -115,6 +166,28 @@ describeWith(plan)('PostgresChatMemoryRepository.append, one statement', () => {
     const functions = await pool.query(`SELECT count(*)::int AS n FROM pg_proc
       WHERE proname = '${table}_append'`);
     expect(functions.rows).toEqual([{ n: 1 }]);
+    const ids = await pool.query(`SELECT cardinality(append_ids) AS n
+      FROM "${table}_append_ids" WHERE conversation_id = 'c1'`);
+    expect(ids.rows).toEqual([{ n: 2 }]);
+  });
+
+  it('keeps the newest appendIdsKept append ids of a conversation, and none once it is deleted', async () => {
+    const table = tableName();
+    const repository = new PostgresChatMemoryRepository({
+      pool,
+      tableName: table,
+      appendIdsKept: 3,
+    });
+    for (let i = 0; i < 5; i++) await repository.append('c1', turn(i), { keepLast: 2 });
+    const kept = () =>
+      pool.query(`SELECT cardinality(append_ids) AS n FROM "${table}_append_ids"
+        WHERE conversation_id = 'c1'`);
+    expect((await kept()).rows).toEqual([{ n: 3 }]);
+    await repository.deleteByConversationId('c1');
+    expect((await kept()).rows).toEqual([]);
+    expect(() => new PostgresChatMemoryRepository({ pool, appendIdsKept: 0 })).toThrow(
+      InvalidOptionsError,
+    );
   });
 
   it('gives two tables with 63-character names that share their start an append function each', async () => {
