@@ -192,6 +192,15 @@ const call = (client: ChatClient, durable: boolean, question: string): Observabl
   return (durable ? prompt.advisorParams({ runId: `run-${++runs}` }) : prompt).stream().chunks();
 };
 
+/** A configuration's samples (µs per unit) and the runs per sample of each side. */
+interface PairedSamples {
+  off: number[];
+  on: number[];
+  overhead: number[];
+  offBatch: number;
+  onBatch: number;
+}
+
 /** One measured configuration: a call without the durable run, and the same with it. */
 interface Paired {
   off(): Promise<void>;
@@ -201,8 +210,9 @@ interface Paired {
 /**
  * Paired samples: each pair runs a batch of calls without, then a batch with, the durable
  * run (same process state, interleaved), and keeps the difference per unit of work. Each
- * configuration has one batch size for both (sized on `on`, the longer: each sample lasts
- * at least 150 ms of CPU time), the order of the two alternates from pair to pair, and
+ * side has its own batch size (each sample lasts at least 150 ms of CPU time: sized on `on`
+ * alone, a sample of `off` beside a store's round trips lasted a few ms and read 0.00), the
+ * order of the two alternates from pair to pair, and
  * several configurations are interleaved pair by pair (configuration 1's pair i,
  * configuration 2's pair i, …), so that a change of the machine's load falls on all alike.
  */
@@ -210,20 +220,21 @@ async function pairedOverheads(
   configurations: readonly Paired[],
   units: number,
   pairs: number,
-): Promise<{ off: number[]; on: number[]; overhead: number[]; batch: number }[]> {
+): Promise<PairedSamples[]> {
   for (let i = 0; i < 3; i++) {
     for (const { off, on } of configurations) {
       await off();
       await on();
     }
   }
-  const results: { off: number[]; on: number[]; overhead: number[]; batch: number }[] = [];
+  const results: PairedSamples[] = [];
   for (const { off, on } of configurations) {
-    const batch = await batchSize(on);
-    // Settles both paths at the batch's size before the first sample.
-    await timed(off, batch);
-    await timed(on, batch);
-    results.push({ off: [], on: [], overhead: [], batch });
+    const offBatch = await batchSize(off);
+    const onBatch = await batchSize(on);
+    // Settles both paths at their batch's size before the first sample.
+    await timed(off, offBatch);
+    await timed(on, onBatch);
+    results.push({ off: [], on: [], overhead: [], offBatch, onBatch });
   }
   for (let i = 0; i < pairs; i++) {
     for (const [index, { off, on }] of configurations.entries()) {
@@ -231,11 +242,11 @@ async function pairedOverheads(
       let a: number;
       let b: number;
       if (i % 2 === 0) {
-        a = (await timed(off, result.batch)) / units;
-        b = (await timed(on, result.batch)) / units;
+        a = (await timed(off, result.offBatch)) / units;
+        b = (await timed(on, result.onBatch)) / units;
       } else {
-        b = (await timed(on, result.batch)) / units;
-        a = (await timed(off, result.batch)) / units;
+        b = (await timed(on, result.onBatch)) / units;
+        a = (await timed(off, result.offBatch)) / units;
       }
       result.off.push(a);
       result.on.push(b);
@@ -340,8 +351,10 @@ export async function runRunJournal(config: BenchConfig, report: Report): Promis
             ? await floorOf(open, `run-${runs}`, roundsPerRun, pairs)
             : { bytes: 0, samples: [] };
         floors.push(...(floor.bytes === 0 ? [] : [`${store.name} ${floor.bytes} B`]));
-        const { off, on, overhead, batch } = results[i];
-        batches.push(`${store.name}${tool === 'idempotent' ? '' : ` (${tool})`} ${batch}`);
+        const { off, on, overhead, offBatch, onBatch } = results[i];
+        batches.push(
+          `${store.name}${tool === 'idempotent' ? '' : ` (${tool})`} ${offBatch} off / ${onBatch} on`,
+        );
         for (const [mode, values] of [
           ['off', off],
           ['on', on],
