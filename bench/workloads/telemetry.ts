@@ -84,6 +84,22 @@ function variant(
   };
 }
 
+/** A floor adapter of the SDK alone: the one path it times, the others refused. */
+function sdkFloorAdapter(
+  path: { stream: () => string } | { toolLoop: () => string },
+): BenchAdapter {
+  const refused = () => Promise.reject(new Error('not part of the floor'));
+  return {
+    framework: 'rx-advisors',
+    passThroughLabel: 'telemetry sdk-floor',
+    toolLoopLabel: 'telemetry sdk-floor',
+    stream: 'stream' in path ? () => Promise.resolve(path.stream()) : refused,
+    toolLoop: 'toolLoop' in path ? () => Promise.resolve(path.toolLoop()) : refused,
+    parked: refused,
+    firstChunk: refused,
+  };
+}
+
 /**
  * The SDK alone, as a tool-loop adapter: per call, what `OpenTelemetryAdvisor` asks of the
  * SDK for `rounds` tool rounds and the final answer (a call span, a `chat` span and an
@@ -106,15 +122,7 @@ function sdkFloor(rounds: number, text: string, otel: TelemetrySdk = telemetrySd
     otel.spans.reset();
     return text;
   };
-  return {
-    framework: 'rx-advisors',
-    passThroughLabel: 'telemetry sdk-floor',
-    toolLoopLabel: 'telemetry sdk-floor',
-    stream: () => Promise.reject(new Error('not part of the floor')),
-    toolLoop: () => Promise.resolve(call()),
-    parked: () => Promise.reject(new Error('not part of the floor')),
-    firstChunk: () => Promise.reject(new Error('not part of the floor')),
-  };
+  return sdkFloorAdapter({ toolLoop: call });
 }
 
 /**
@@ -135,15 +143,7 @@ function w1SdkFloor(text: string): BenchAdapter {
     otel.spans.reset();
     return text;
   };
-  return {
-    framework: 'rx-advisors',
-    passThroughLabel: 'telemetry sdk-floor',
-    toolLoopLabel: 'telemetry sdk-floor',
-    stream: () => Promise.resolve(call()),
-    toolLoop: () => Promise.reject(new Error('not part of the floor')),
-    parked: () => Promise.reject(new Error('not part of the floor')),
-    firstChunk: () => Promise.reject(new Error('not part of the floor')),
-  };
+  return sdkFloorAdapter({ stream: call });
 }
 
 /**

@@ -26,6 +26,10 @@ function planner(model: ChatModel, tool: ReturnType<typeof agentTool>): ChatClie
     .build();
 }
 
+/** The research agent whose answer waits for `summary` (an asynchronous `output`). */
+const summarized = (client: ChatClient, summary: Subject<string>) =>
+  agentTool({ client, name: 'research', description: 'd', output: () => summary });
+
 describe('agentTool: the nested run as the user sees it', () => {
   it('sends each child chunk as one preliminary tool-result of this exact shape, in order', async () => {
     const child = ChatClient.create(MockChatModel.script([{ text: 'a b' }]));
@@ -77,15 +81,7 @@ describe('agentTool: the nested run as the user sees it', () => {
     const summary = new Subject<string>();
     const parentModel = planned('research');
     const done = lastValueFrom(
-      planner(
-        parentModel,
-        agentTool({
-          client: child,
-          name: 'research',
-          description: 'd',
-          output: () => summary,
-        }),
-      )
+      planner(parentModel, summarized(child, summary))
         .prompt('Hi')
         .stream()
         .chunks()
@@ -131,12 +127,7 @@ describe('agentTool: the nested run as the user sees it', () => {
     const summary = new Subject<string>();
     const answering = planner(
       planned('research'),
-      agentTool({
-        client: ChatClient.create(MockChatModel.script([{ text: 'x' }])),
-        name: 'research',
-        description: 'd',
-        output: () => summary,
-      }),
+      summarized(ChatClient.create(MockChatModel.script([{ text: 'x' }])), summary),
     )
       .prompt('Hi')
       .stream()

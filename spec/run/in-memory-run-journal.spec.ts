@@ -28,6 +28,17 @@ runJournalContract('InMemoryRunJournal', (limits) => {
   });
 });
 
+/** The UTF-8 size of a record's stored text in a shared store (what the limits count). */
+const bytesOf = (record: RunRecord): number =>
+  Buffer.byteLength(`{"v":1,${JSON.stringify(record).slice(1)}`);
+/** Characters JSON escapes or writes in more than one byte, and a lone surrogate. */
+const awkward = (content: string): RunRecord => ({
+  type: 'tool-outcome',
+  delivered: 1,
+  round: 1,
+  message: { role: 'tool', toolCallId: 'c"1', name: 'n\\', content },
+});
+
 describe('InMemoryRunJournal', () => {
   it('validates its options', () => {
     expect(() => new InMemoryRunJournal({ maxRecords: 0 })).toThrow(InvalidOptionsError);
@@ -56,16 +67,6 @@ describe('InMemoryRunJournal', () => {
 
   describe('copies and byte limits', () => {
     const key: RunKey = { owner: 'o', runId: 'r' };
-    /** The UTF-8 size of a record's stored text in a shared store (what the limits count). */
-    const bytesOf = (record: RunRecord): number =>
-      Buffer.byteLength(`{"v":1,${JSON.stringify(record).slice(1)}`);
-    /** Characters JSON escapes or writes in more than one byte, and a lone surrogate. */
-    const awkward = (content: string): RunRecord => ({
-      type: 'tool-outcome',
-      delivered: 1,
-      round: 1,
-      message: { role: 'tool', toolCallId: 'c"1', name: 'n\\', content },
-    });
 
     it('reads what a shared store would give back, whatever the caller or a reader changes', async () => {
       const journal = new InMemoryRunJournal();
@@ -117,14 +118,6 @@ describe('InMemoryRunJournal', () => {
 
   describe("the durable run's synchronous append (records handed over, kept as they are)", () => {
     const key: RunKey = { owner: 'o', runId: 'r' };
-    const bytesOf = (record: RunRecord): number =>
-      Buffer.byteLength(`{"v":1,${JSON.stringify(record).slice(1)}`);
-    const awkward = (content: string): RunRecord => ({
-      type: 'tool-outcome',
-      delivered: 1,
-      round: 1,
-      message: { role: 'tool', toolCallId: 'c"1', name: 'n\\', content },
-    });
     const handOver = (journal: InMemoryRunJournal, records: RunRecord[], length: number) =>
       journal[APPEND_NOW](key, records, length);
     const thrown = (run: () => unknown): unknown => {
