@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction, type Subscription } from 'rxjs';
+import { Observable, Subscriber, type OperatorFunction } from 'rxjs';
 
 /**
  * The loop operator of the tool loop and of `recursiveAdvisor`: runs rounds one after
@@ -45,76 +45,117 @@ export function expandRounds<V, S extends V>(
 ): OperatorFunction<V, Exclude<V, S>> {
   return (source) =>
     new Observable<Exclude<V, S>>((subscriber) => {
-      // Running rounds (the source included) plus steps waiting to start.
-      let active = 1;
-      // Steps that arrived while a subscribe call was on the stack, started after it returns.
-      let waiting: S[] | undefined;
-      let subscribing = false;
-      const error = (err: unknown): void => subscriber.error(err);
-      const complete = (): void => {
-        if (--active === 0) subscriber.complete();
-      };
-      const subscribeRound = (round$: Observable<V>): void => {
-        let stepped = false;
-        let done = false;
-        let round: Subscription | undefined;
-        round = round$.subscribe({
-          next: (value) => {
-            if (subscriber.closed) return;
-            if (stepped) {
-              error(new TypeError('expandRounds: a round emitted a value after its step.'));
-              return;
-            }
-            let step: boolean;
-            try {
-              step = isStep(value);
-            } catch (err) {
-              error(err);
-              return;
-            }
-            if (!step) {
-              subscriber.next(value as Exclude<V, S>);
-              return;
-            }
-            stepped = true;
-            active++;
-            if (subscribing) (waiting ??= []).push(value as S);
-            else trampoline(() => start(value as S));
-          },
-          error,
-          complete: () => {
-            done = true;
-            if (round !== undefined) subscriber.remove(round);
-            complete();
-          },
-        });
-        // A synchronous round has finished already; keep only running ones for teardown.
-        if (!done) subscriber.add(round);
-        else round = undefined;
-      };
-      const start = (step: S): void => {
-        let round$: Observable<V>;
-        try {
-          round$ = next(step);
-        } catch (err) {
-          error(err);
-          return;
-        }
-        subscribeRound(round$);
-      };
-      // Runs `first`, then every round it (or they) asked for, one after another.
-      const trampoline = (first: () => void): void => {
-        subscribing = true;
-        try {
-          first();
-          while (!subscriber.closed && waiting !== undefined && waiting.length > 0) {
-            start(waiting.shift() as S);
-          }
-        } finally {
-          subscribing = false;
-          waiting = undefined;
-        }
-      };
-      trampoline(() => subscribeRound(source));
+      const run = new ExpandRun(subscriber, isStep, next);
+      run.trampoline(() => run.subscribeRound(source));
     });
+}
+
+/** One subscription of `expandRounds`: its rounds, its steps, its end. */
+class ExpandRun<V, S extends V> {
+  /** Running rounds (the source included) plus steps waiting to start. */
+  active = 1;
+  /** Steps that arrived while a subscribe call was on the stack, started after it returns. */
+  waiting: S[] | undefined = undefined;
+  subscribing = false;
+
+  constructor(
+    readonly out: Subscriber<Exclude<V, S>>,
+    readonly isStep: (value: V) => value is S,
+    private readonly next: (step: S) => Observable<V>,
+  ) {}
+
+  subscribeRound(round$: Observable<V>): void {
+    const round = new RoundSubscriber(this);
+    round$.subscribe(round);
+    // A synchronous round has finished already; keep only running ones for teardown.
+    if (!round.done) this.out.add(round);
+  }
+
+  /** A round's step: the next round starts now, or after the subscribe call on the stack. */
+  stepped(step: S): void {
+    this.active++;
+    if (this.subscribing) (this.waiting ??= []).push(step);
+    else this.trampoline(() => this.start(step));
+  }
+
+  roundComplete(): void {
+    if (--this.active === 0) this.out.complete();
+  }
+
+  /** Runs `first`, then every round it (or they) asked for, one after another. */
+  trampoline(first: () => void): void {
+    this.subscribing = true;
+    try {
+      first();
+      const { out } = this;
+      while (!out.closed && this.waiting !== undefined && this.waiting.length > 0) {
+        this.start(this.waiting.shift() as S);
+      }
+    } finally {
+      this.subscribing = false;
+      this.waiting = undefined;
+    }
+  }
+
+  private start(step: S): void {
+    let round$: Observable<V>;
+    try {
+      round$ = this.next(step);
+    } catch (err) {
+      this.out.error(err);
+      return;
+    }
+    this.subscribeRound(round$);
+  }
+}
+
+/**
+ * A round's subscriber: every chunk of every round passes its `next`, so it is a
+ * `Subscriber` subclass RxJS subscribes with as it is (no observer object, no
+ * `SafeSubscriber` between: one call per value; `lib/core/direct-subscriber.ts`). Its
+ * `next` never throws.
+ */
+class RoundSubscriber<V, S extends V> extends Subscriber<V> {
+  done = false;
+  private step = false;
+
+  constructor(private readonly run: ExpandRun<V, S>) {
+    super();
+  }
+
+  override next(value: V): void {
+    const { run } = this;
+    const { out } = run;
+    if (this.isStopped || out.closed) return;
+    if (this.step) {
+      out.error(new TypeError('expandRounds: a round emitted a value after its step.'));
+      return;
+    }
+    let step: boolean;
+    try {
+      step = run.isStep(value);
+    } catch (err) {
+      out.error(err);
+      return;
+    }
+    if (!step) {
+      out.next(value as Exclude<V, S>);
+      return;
+    }
+    this.step = true;
+    run.stepped(value as S);
+  }
+
+  protected override _error(err: unknown): void {
+    this.run.out.error(err);
+    this.unsubscribe();
+  }
+
+  protected override _complete(): void {
+    this.done = true;
+    const { run } = this;
+    run.out.remove(this);
+    this.unsubscribe();
+    run.roundComplete();
+  }
 }
