@@ -1,4 +1,5 @@
 import { asyncScheduler, Observable, Subscriber, type Subscription } from 'rxjs';
+import type { ToolResultChunk } from '../core/chat-chunk.js';
 import type { ToolCall, ToolMessage } from '../core/message.js';
 import type { Tool } from '../core/tool.js';
 import type { ToolResultContent } from '../core/tool-result-content.js';
@@ -14,6 +15,7 @@ import {
   type ToolCallEvent,
 } from './tool-call-results.js';
 import type { ToolExecution } from './tool-execution.js';
+import { preliminaryTarget } from './tool-events-then.js';
 
 /**
  * The result of a tool whose `execute` returned an Observable: its last value (`undefined`
@@ -91,6 +93,8 @@ class ToolValueSubscriber extends Subscriber<unknown> {
   private last: unknown = undefined;
   private converted: ToolResultContent | undefined = undefined;
   private readonly progress: boolean;
+  /** Where preliminary results go (`preliminaryTarget`: past `toolEventsThen` when it is `out`). */
+  private readonly preliminaries: Subscriber<ToolResultChunk>;
 
   constructor(
     private readonly out: Subscriber<ToolCallEvent>,
@@ -101,12 +105,13 @@ class ToolValueSubscriber extends Subscriber<unknown> {
   ) {
     super();
     this.progress = execution.emitProgress === true;
+    this.preliminaries = preliminaryTarget(out);
   }
 
   override next(value: unknown): void {
     if (this.over || this.isStopped) return;
     if (value instanceof NestedChunk) {
-      if (this.progress) this.out.next(nestedResult(this.call, value));
+      if (this.progress) this.preliminaries.next(nestedResult(this.call, value));
       return;
     }
     if (!this.progress) {
@@ -121,7 +126,7 @@ class ToolValueSubscriber extends Subscriber<unknown> {
       this.fail(error);
       return;
     }
-    this.out.next(chunk);
+    this.preliminaries.next(chunk);
   }
 
   protected override _error(cause: unknown): void {

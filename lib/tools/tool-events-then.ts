@@ -1,5 +1,5 @@
 import { Observable, Subscriber } from 'rxjs';
-import type { ChatChunk } from '../core/chat-chunk.js';
+import type { ChatChunk, ToolResultChunk } from '../core/chat-chunk.js';
 import type { ToolMessage } from '../core/message.js';
 import { toToolResultChunk } from './loop-chunks.js';
 import { isToolMessage, type ToolCallEvent } from './tool-call-results.js';
@@ -47,7 +47,8 @@ export function toolEventsThen<R>(
  */
 class ToolEventsSubscriber<R> extends Subscriber<ToolCallEvent> {
   constructor(
-    private readonly out: Subscriber<ChatChunk | R>,
+    /** Where every event goes; a preliminary as it is (see {@link preliminaryTarget}). */
+    readonly out: Subscriber<ChatChunk | R>,
     private readonly then: () => readonly R[],
     private readonly store: ((message: ToolMessage) => void) | undefined,
   ) {
@@ -87,4 +88,25 @@ class ToolEventsSubscriber<R> extends Subscriber<ToolCallEvent> {
     if (!out.closed) out.complete();
     this.unsubscribe();
   }
+}
+
+/**
+ * Where a tool's preliminary results can go: past `subscriber` when it is
+ * `toolEventsThen`'s own (which sends a preliminary on as it is, and stops only after the
+ * tool's events end or are unsubscribed), straight to the round's subscriber: a hop fewer
+ * for each chunk of a nested agent. Any other subscriber (an interceptor's operator
+ * between) is returned as it is.
+ * @internal
+ * @example
+ * ```ts
+ * const preliminaries = preliminaryTarget(subscriber);
+ * preliminaries.next(preliminaryResult(call, content));
+ * ```
+ * @param subscriber The subscriber of a tool call's events.
+ * @returns The subscriber a preliminary result is given to.
+ */
+export function preliminaryTarget(
+  subscriber: Subscriber<ToolCallEvent>,
+): Subscriber<ToolResultChunk> {
+  return subscriber instanceof ToolEventsSubscriber ? subscriber.out : subscriber;
 }

@@ -1,4 +1,4 @@
-import { delay, isObservable, lastValueFrom, map, NEVER, of, timer } from 'rxjs';
+import { delay, isObservable, lastValueFrom, map, NEVER, of, timer, toArray } from 'rxjs';
 import { advisor } from '../../lib/advisor-api/advisor';
 import { CallInterceptors } from '../../lib/advisor-api/call-interceptors';
 import { ContextKeys } from '../../lib/advisor-api/context-keys';
@@ -127,6 +127,45 @@ describe('tool-call interceptors (the tool-execution seam)', () => {
     );
     await lastValueFrom(chat.prompt('Time?').call().content());
     expect(toolResults(model).map((m) => m.content)).toEqual(['[noon in Paris]', '[noon in Rome]']);
+  });
+
+  it("sees and maps a lone long-running tool's preliminary results, as the stream shows them", async () => {
+    const progress = tool({
+      name: 'progress',
+      description: 'Reports as it goes',
+      parameters: { type: 'object', properties: {} },
+      execute: () => of('one', 'two', 'three'),
+    });
+    const model = MockChatModel.script([
+      { toolCalls: [{ name: 'progress', arguments: {} }] },
+      { text: 'Done.' },
+    ]);
+    const chat = ChatClient.builder(model)
+      .defaultTools(progress)
+      .defaultAdvisors(
+        registering({
+          intercept: ({ call }, proceed) => {
+            const outcome = proceed(call);
+            if (!isObservable(outcome)) return outcome;
+            return outcome.pipe(
+              map((event) =>
+                'role' in event ? event : { ...event, content: `[${String(event.content)}]` },
+              ),
+            );
+          },
+        }),
+        new ToolCallingAdvisor({ emitToolEvents: true }),
+      )
+      .build();
+    const chunks = await lastValueFrom(chat.prompt('Go').stream().chunks().pipe(toArray()));
+    const results = chunks.filter((chunk) => chunk.type === 'tool-result');
+    // The interceptor sits between the tool and the stream: every preliminary passes it.
+    expect(results.map((chunk) => [chunk.content, chunk.preliminary === true])).toEqual([
+      ['[one]', true],
+      ['[two]', true],
+      ['[three]', true],
+      ['three', false],
+    ]);
   });
 
   it('fails the call (whatever onToolError says) when an interceptor throws, and cancels the running tools', async () => {
