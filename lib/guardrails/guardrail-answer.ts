@@ -9,6 +9,7 @@ import {
   take,
 } from 'rxjs';
 import { isPromiseLike } from '../core/is-promise-like.js';
+import { SignalContext } from '../core/signal-context.js';
 import type { GuardrailAnswer, GuardrailContext } from './guardrail.js';
 
 /**
@@ -30,16 +31,12 @@ export function answerOf<T>(
   check: (context: GuardrailContext) => GuardrailAnswer<T>,
 ): Observable<T | undefined> {
   return defer(() => {
-    // Made when a check reads its signal: a check that never does cannot see it fire, and
-    // `abort()` costs a DOMException with a stack trace (tens of µs before the first chunk
-    // of every call with a synchronous check, GUARD W4 rows in docs/guardrails.md).
-    let controller: AbortController | undefined;
-    const answer = check({
-      get signal() {
-        controller ??= new AbortController();
-        return controller.signal;
-      },
-    });
+    // The signal is made when a check reads it: a check that never does cannot see it
+    // fire, and `abort()` costs a DOMException with a stack trace (tens of µs before the
+    // first chunk of every call with a synchronous check, GUARD W4 rows in
+    // docs/guardrails.md). `SignalContext`: no accessor of its own per check.
+    const context = new SignalContext();
+    const answer = check(context);
     const answer$: Observable<T | undefined> = isObservable(answer)
       ? answer
       : isPromiseLike<T | undefined>(answer)
@@ -48,7 +45,7 @@ export function answerOf<T>(
     return answer$.pipe(
       take(1),
       defaultIfEmpty(undefined),
-      finalize(() => controller?.abort()),
+      finalize(() => SignalContext.abort(context)),
     );
   });
 }

@@ -34,13 +34,36 @@ export function lazyUsageReport(
   sent: readonly Message[],
   loopMessages: readonly Message[],
 ): ChatMemoryUsageReport {
-  let calls: (readonly Message[])[] | undefined;
-  return {
-    inputTokens,
-    get calls() {
-      return (calls ??= roundsSent(sent, loopMessages));
+  return new LazyUsageReport(inputTokens, sent, loopMessages);
+}
+
+/**
+ * `lazyUsageReport`'s report: `calls` an own, enumerable accessor with one shared getter
+ * (an object literal's getter would be an accessor pair of its own per turn, made in V8's
+ * old generation, keeping the turn's messages alive until a full collection:
+ * `lib/core/signal-context.ts`).
+ */
+class LazyUsageReport implements ChatMemoryUsageReport {
+  declare inputTokens: number;
+  declare readonly calls: readonly (readonly Message[])[];
+  readonly #sent: readonly Message[];
+  readonly #loopMessages: readonly Message[];
+  #calls: (readonly Message[])[] | undefined = undefined;
+
+  static readonly #callsProperty: PropertyDescriptor = {
+    get(this: LazyUsageReport): readonly (readonly Message[])[] {
+      return (this.#calls ??= roundsSent(this.#sent, this.#loopMessages));
     },
+    enumerable: true,
+    configurable: true,
   };
+
+  constructor(inputTokens: number, sent: readonly Message[], loopMessages: readonly Message[]) {
+    this.inputTokens = inputTokens;
+    Object.defineProperty(this, 'calls', LazyUsageReport.#callsProperty);
+    this.#sent = sent;
+    this.#loopMessages = loopMessages;
+  }
 }
 
 /**

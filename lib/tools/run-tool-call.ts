@@ -1,7 +1,9 @@
 import { defer, isObservable, of, type Observable } from 'rxjs';
 import { isPromiseLike } from '../core/is-promise-like.js';
 import type { ToolCall, ToolMessage } from '../core/message.js';
+import { SignalContext } from '../core/signal-context.js';
 import type { ToolContext, ToolOutput } from '../core/tool.js';
+import type { Usage } from '../core/usage.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { ToolNotFoundError } from '../errors/tool-not-found-error.js';
 import { observableToolResult } from './observable-tool-result.js';
@@ -50,15 +52,9 @@ function runCall(
     }
     execution.guard?.(call, tool);
     const args = tool.parseArguments(call.arguments);
-    // The AbortController is made only if the tool reads `signal`.
-    let controller: AbortController | undefined;
     // The execute-level interceptors' `onAbort` listeners: told after the signal fires.
     let listeners: (() => void)[] | undefined;
-    const context: ToolContext = toolContext(
-      call,
-      execution,
-      () => (controller ??= new AbortController()).signal,
-    );
+    const context = new ToolCallContext(call, execution);
     let output: ToolOutput<unknown>;
     try {
       const { aroundExecute } = execution;
@@ -82,7 +78,8 @@ function runCall(
       return toolMessage(call, toResult(tool, call, output));
     }
     const abort = (): void => {
-      controller?.abort();
+      // The AbortController is made only if the tool read `signal`.
+      SignalContext.abort(context);
       if (listeners !== undefined) for (const listener of listeners.splice(0)) listener();
     };
     return isObservable(output)
@@ -93,35 +90,29 @@ function runCall(
   }
 }
 
-/** What `execute` receives; the signal is made on first read. */
-function toolContext(
-  call: ToolCall,
-  execution: ToolExecution,
-  signal: () => AbortSignal,
-): ToolContext {
-  const { callContext, reportUsage, values, round } = execution;
-  const toolCallId = call.id;
-  // The tool loop gives both; `executeToolCalls` neither.
-  if (callContext !== undefined && reportUsage !== undefined) {
-    return {
-      values,
-      get signal() {
-        return signal();
-      },
-      toolCallId,
-      round,
-      callContext,
-      reportUsage,
-    };
+/**
+ * What `execute` receives: the call's values, id and round, the loop's call context and
+ * usage report (the tool loop gives both; `executeToolCalls` neither), and a signal made on
+ * first read (`SignalContext`: no accessor of its own per call).
+ */
+class ToolCallContext extends SignalContext implements ToolContext {
+  declare readonly values: Readonly<Record<string, unknown>>;
+  declare readonly toolCallId: string;
+  declare readonly round: number;
+  declare readonly callContext?: ReadonlyMap<string, unknown>;
+  declare readonly reportUsage?: (usage: Usage) => void;
+
+  constructor(call: ToolCall, execution: ToolExecution) {
+    super();
+    const { callContext, reportUsage } = execution;
+    this.values = execution.values;
+    this.toolCallId = call.id;
+    this.round = execution.round;
+    if (callContext !== undefined && reportUsage !== undefined) {
+      this.callContext = callContext;
+      this.reportUsage = reportUsage;
+    }
   }
-  return {
-    values,
-    get signal() {
-      return signal();
-    },
-    toolCallId,
-    round,
-  };
 }
 
 /**

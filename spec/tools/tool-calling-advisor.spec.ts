@@ -768,6 +768,29 @@ describe('ToolCallingAdvisor', () => {
       expect(seen?.signal.aborted).toBe(true);
     });
 
+    it('gives an aborted signal to a tool that reads it only after its call was unsubscribed', async () => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let aborted: boolean | undefined;
+      const late = tool({
+        name: 'late',
+        description: 'Reads its signal after an await',
+        parameters: {},
+        execute: async (_args, context) => {
+          await released;
+          aborted = context.signal.aborted;
+          return 'too late';
+        },
+      });
+      const model = MockChatModel.script([{ toolCalls: [{ name: 'late' }] }, ANSWER]);
+      const subscription = client(model, [late]).prompt('x').stream().chunks().subscribe();
+      await flushPromises();
+      subscription.unsubscribe();
+      release();
+      await flushPromises();
+      expect(aborted).toBe(true);
+    });
+
     it('does not abort the signal of a tool that finished', async () => {
       let signal: AbortSignal | undefined;
       const quick = tool({
