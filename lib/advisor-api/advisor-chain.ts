@@ -5,6 +5,7 @@ import type { ChatRequest } from '../core/chat-request.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { Advisor, AdvisorChain } from './advisor.js';
 import { CallInterceptors } from './call-interceptors.js';
+import { noteChainHead } from './loop-answer.js';
 
 /** Options of {@link createAdvisorChain}. */
 export interface CreateAdvisorChainOptions {
@@ -67,6 +68,7 @@ class ChainLink implements AdvisorChain {
   /** `next(request)` subscribed with `subscriber`, now (see {@link subscribeNow}). */
   runInto(request: ChatRequest, subscriber: Subscriber<ChatChunk>): void {
     const advisor = this.advisors[this.index] as Partial<SubscribingAdvisor> | undefined;
+    if (this.index === 0) noteChainHead(request, advisor as Advisor | undefined);
     const adviseInto = advisor?.[ADVISE_INTO];
     if (adviseInto !== undefined) adviseInto.call(advisor, request, this.following(), subscriber);
     else this.run(request).subscribe(subscriber);
@@ -75,6 +77,8 @@ class ChainLink implements AdvisorChain {
   /** What `next(request)` subscribes to, made now: for callers already subscribing. */
   run(request: ChatRequest): Observable<ChatChunk> {
     const advisor = this.advisors[this.index];
+    // A nested agent's call records its head: whether its loop may give the answer.
+    if (this.index === 0) noteChainHead(request, advisor);
     if (advisor === undefined) return this.callModel(request);
     return advisor.advise(request, this.following());
   }

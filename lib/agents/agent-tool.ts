@@ -10,6 +10,7 @@ import {
   type Subscription,
 } from 'rxjs';
 import { ContextKeys } from '../advisor-api/context-keys.js';
+import { LOOP_ANSWER_KEY, LoopAnswer } from '../advisor-api/loop-answer.js';
 import { callDepth } from '../advisor-api/parent-call.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatResponse } from '../core/chat-response.js';
@@ -104,8 +105,11 @@ export function agentTool<TArgs = { task: string }>(options: AgentToolOptions<TA
       const frame: AgentFrame = { name, path, identity: client };
       const params: Record<string, unknown> = { [AGENT_FRAME_KEY]: frame };
       if (parent !== undefined) params[ContextKeys.PARENT_CALL] = parent;
+      // The answer is the text alone: the child's loop may keep it (this subscription's).
+      const slot = output === undefined ? new LoopAnswer() : undefined;
+      if (slot !== undefined) params[LOOP_ANSWER_KEY] = slot;
       const chunks$ = prompt(args, context).advisorParams(params).stream().chunks();
-      return nestedRun(chunks$, path, context, output, (cause) =>
+      return nestedRun(chunks$, path, context, output, slot, (cause) =>
         fail(new AgentRunError({ agentName: name, path, cause })),
       );
     });
@@ -134,10 +138,12 @@ function nestedRun(
   path: readonly string[],
   context: ToolContext,
   output: AgentToolOptions<unknown>['output'],
+  slot: LoopAnswer | undefined,
   failed: (cause: unknown) => Error,
 ): Observable<NestedChunk | string> {
   return new Observable<NestedChunk | string>((subscriber) => {
-    const run = new NestedRunSubscriber(subscriber, path, context.reportUsage, output, failed);
+    const { reportUsage } = context;
+    const run = new NestedRunSubscriber(subscriber, path, reportUsage, output, slot, failed);
     chunks$.subscribe(run);
     return () => run.stop();
   });
@@ -158,16 +164,19 @@ class NestedRunSubscriber extends Subscriber<ChatChunk> {
     private readonly path: readonly string[],
     private readonly reportUsage: ToolContext['reportUsage'],
     private readonly output: AgentToolOptions<unknown>['output'],
+    /** Where the child's loop keeps the answer, when it is the head of the child's chain. */
+    private readonly slot: LoopAnswer | undefined,
     private readonly failed: (cause: unknown) => Error,
   ) {
     super();
   }
 
   override next(chunk: ChatChunk): void {
-    const { out } = this;
+    const { out, slot } = this;
     if (this.isStopped || out.closed) return;
     try {
-      this.response.add(chunk);
+      // The loop claimed the slot when it subscribed, before any chunk: it keeps the text.
+      if (slot === undefined || !slot.claimed) this.response.add(chunk);
       if (chunk.type === 'usage') this.reportUsage?.(chunk.usage);
     } catch (cause) {
       this.fail(cause);
@@ -184,7 +193,11 @@ class NestedRunSubscriber extends Subscriber<ChatChunk> {
   protected override _complete(): void {
     let answer$: Observable<string>;
     try {
-      answer$ = answerOf(this.response.build(), this.output);
+      const { slot } = this;
+      answer$ =
+        slot !== undefined && slot.claimed
+          ? of(slot.take())
+          : answerOf(this.response.build(), this.output);
     } catch (cause) {
       this.fail(cause);
       this.unsubscribe();

@@ -1,4 +1,5 @@
-import type { ChatChunk } from '../core/chat-chunk.js';
+import type { LoopAnswer } from '../advisor-api/loop-answer.js';
+import type { ChatChunk, TextDeltaChunk } from '../core/chat-chunk.js';
 import type { ToolMessage } from '../core/message.js';
 import type { ToolLoopSummary } from './tool-loop-state.js';
 
@@ -35,9 +36,15 @@ export function toToolResultChunk(message: ToolMessage): ChatChunk {
 }
 
 /**
- * The answer of a round whose tools are all return-direct: their results, one per line.
+ * The answer of a round whose tools are all return-direct: their results, one per line
+ * (added to the nested agent's `answer` the loop keeps, if any).
  * @internal
  */
-export function returnDirectText(results: readonly ToolMessage[]): ChatChunk {
-  return { type: 'text-delta', text: results.map((result) => result.content).join('\n') };
+export function returnDirectText(
+  results: readonly ToolMessage[],
+  answer?: LoopAnswer,
+): TextDeltaChunk {
+  const text = results.map((result) => result.content).join('\n');
+  answer?.addRound(text, false);
+  return { type: 'text-delta', text };
 }

@@ -14,6 +14,11 @@ export class RoundAssembly {
   readonly held: TextDeltaChunk[] | undefined;
   /** Whether the model sent complete `tool-call` chunks (else they are built from deltas). */
   sawToolCall = false;
+  /**
+   * Whether the round sent a chunk that clears the text before it (a `retry`, a withdrawn
+   * answer): a reader of the outbound stream keeps only the text after it.
+   */
+  cleared = false;
   /** The ids of the `tool-call` chunks sent on (with `emitToolEvents`). */
   private forwardedIds: Set<string> | undefined;
   /** Per `tool-call-delta` index, whether its fragments go on (with `emitToolEvents`). */
@@ -46,6 +51,12 @@ export class RoundAssembly {
       }
       case 'tool-call-delta':
         return this.emitToolEvents && this.forwardDelta(chunk);
+      case 'retry':
+        this.cleared = true;
+        return true;
+      case 'guardrail-tripped':
+        if (chunk.withdraw) this.cleared = true;
+        return true;
       case 'usage':
       case 'metadata':
       case 'finish':

@@ -1,5 +1,6 @@
 import { defer, type Observable } from 'rxjs';
 import type { Advisor, AdvisorChain } from '../advisor-api/advisor.js';
+import { claimLoopAnswer } from '../advisor-api/loop-answer.js';
 import type { ChatChunk } from '../core/chat-chunk.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import type { ChatResponse } from '../core/chat-response.js';
@@ -100,6 +101,9 @@ export class ToolCallingAdvisor implements Advisor {
     return defer(() => {
       const state = new MutableToolLoopState(request.context, this.options.toolCallLimits);
       const first = this.initializeLoop(request, state);
+      // A nested agent's answer, kept here when this loop is its call's head and sends
+      // every text delta as it comes (the 'drop' preamble holds some back).
+      if (this.options.preamble !== 'drop') state.answer = claimLoopAnswer(request, this);
       return new ToolLoopRun(chain, this.options, this.hooks, state).run(first);
     });
   }

@@ -118,6 +118,7 @@ export class ToolLoopRun {
   ): RoundEnd {
     const { state, hooks, options } = this;
     const built = assembly.assembler.build();
+    state.answer?.addRound(built.text, assembly.cleared);
     const renamed = renameRepeatedIds(built);
     // A round is one model call, or more when a recursive advisor inside retried it.
     state.modelCalls += built.metadata.rounds;
@@ -263,7 +264,7 @@ export class ToolLoopRun {
     for (const result of results) state.messages.push(result);
     transcript.append(state, results);
     if (returnDirect && results.every((result) => result.isError !== true)) {
-      return [returnDirectText(results), ...this.loopEnd('return-direct')];
+      return [returnDirectText(results, state.answer), ...this.loopEnd('return-direct')];
     }
     const stop = firstStop(this.options.stopWhen, response, results, state);
     // Under preamble 'drop' the round a condition stops at is the last: its text goes out.

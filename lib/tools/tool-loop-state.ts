@@ -1,5 +1,6 @@
 import type { FinishReason } from '../core/chat-chunk.js';
 import type { LoopStopReason } from '../core/loop-stop-reason.js';
+import type { LoopAnswer } from '../advisor-api/loop-answer.js';
 import type { Message, ToolCall } from '../core/message.js';
 import { ToolCallLimitError } from '../errors/tool-call-limit-error.js';
 import type { Usage } from '../core/usage.js';
@@ -46,6 +47,8 @@ export class MutableToolLoopState implements ToolLoopState {
   readonly toolCallCounts = new Map<string, number>();
   id: string | undefined;
   model: string | undefined;
+  /** A nested agent's answer this loop keeps (`LoopAnswer`), when it claimed the slot. */
+  answer: LoopAnswer | undefined;
   private offered: ReadonlyMap<string, Tool> | undefined;
   private offeredFrom: readonly Tool[] | undefined;
 
