@@ -142,6 +142,19 @@ function runner(level: Level, agent: ChatClient): () => Promise<string> {
     });
 }
 
+/**
+ * The agent's models to time: both, or those `BENCH_AGENTS_MODELS` names (`bench`,
+ * `openai-sse`, comma-separated; per-process runs of the library alone take `bench`).
+ */
+function agentModels(): ModelKind[] {
+  const all: ModelKind[] = ['bench', 'openai-sse'];
+  const wanted = process.env.BENCH_AGENTS_MODELS?.split(',').map((name) => name.trim());
+  if (wanted === undefined || wanted.length === 0) return all;
+  const unknown = wanted.filter((name) => !all.includes(name as ModelKind));
+  if (unknown.length > 0) throw new Error(`BENCH_AGENTS_MODELS: unknown ${unknown.join(', ')}`);
+  return all.filter((kind) => wanted.includes(kind));
+}
+
 /** A case as the harness's adapter (only its identity is used: `interleaveTimed` keys by it). */
 function caseAdapter(label: string): BenchAdapter {
   const fail = () => Promise.reject(new Error('not part of the AGENTS workload'));
@@ -172,7 +185,7 @@ export async function runAgents(config: BenchConfig, report: Report): Promise<vo
     bench: () => new BenchChatModel({ script: () => textChunks(fixture) }),
     'openai-sse': () => openAiSseModel(fixture),
   };
-  for (const kind of ['bench', 'openai-sse'] as const) {
+  for (const kind of agentModels()) {
     const cases = (['top-level', 'nested'] as const).map((level) => ({
       level,
       adapter: caseAdapter(`${level} ${kind}`),
