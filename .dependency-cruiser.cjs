@@ -14,8 +14,14 @@ const LAYERS = {
   output: ['advisor-api', 'schema', 'core', 'errors'],
   // sqlite/: what the SQLite stores share (the failure reasons from SQLite's codes); no entry point.
   sqlite: ['errors'],
+  // redis/, postgres/: what the Redis and the PostgreSQL stores share (the client check, the
+  // option rules), memory and run journal alike; no entry point.
+  redis: ['core', 'errors'],
+  postgres: ['core', 'errors'],
   memory: ['advisor-api', 'core', 'errors'],
   'memory/sqlite': ['sqlite', 'memory', 'advisor-api', 'core', 'errors'],
+  'memory/redis': ['redis', 'memory', 'advisor-api', 'core', 'errors'],
+  'memory/postgres': ['postgres', 'memory', 'advisor-api', 'core', 'errors'],
   // memory/vector/: VectorStoreChatMemoryAdvisor, chat memory kept in a vector store.
   'memory/vector': ['memory', 'vector', 'advisor-api', 'core', 'errors'],
   client: ['tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
@@ -55,8 +61,8 @@ const LAYERS = {
   // run/sqlite/, run/redis/, run/postgres/: the shared journal stores, each standing alone.
   run: ['tools', 'advisor-api', 'schema', 'core', 'errors'],
   'run/sqlite': ['sqlite', 'run', 'core', 'errors'],
-  'run/redis': ['run', 'core', 'errors'],
-  'run/postgres': ['run', 'core', 'errors'],
+  'run/redis': ['redis', 'run', 'core', 'errors'],
+  'run/postgres': ['postgres', 'run', 'core', 'errors'],
   // agents/: a ChatClient as a tool, handoffs (docs/agents.md); above client/.
   agents: ['client', 'tools', 'output', 'memory', 'advisor-api', 'schema', 'core', 'errors'],
   // guardrails/: input, output and tool guardrails, PII redaction (docs/guardrails.md); the

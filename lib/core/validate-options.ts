@@ -58,6 +58,18 @@ export const Rules = {
     'a non-empty string',
     (value) => typeof value === 'string' && value.length > 0,
   ),
+  /**
+   * A plain SQL identifier (a table name a store puts in its statements) of at most
+   * `maxLength` characters: letters, digits and underscores, not starting with a digit. At
+   * 63, PostgreSQL's own limit, the message names no length.
+   */
+  sqlIdentifier: (maxLength = 63): OptionRule => {
+    const pattern = new RegExp(`^[A-Za-z_][A-Za-z0-9_]{0,${maxLength - 1}}$`);
+    return rule(
+      `a SQL identifier${maxLength === 63 ? '' : ` of at most ${maxLength} characters`}: letters, digits and underscores, not starting with a digit`,
+      (value) => typeof value === 'string' && pattern.test(value),
+    );
+  },
   /** A custom rule. */
   custom: rule,
   /** The same rule, for an option that must be given. */

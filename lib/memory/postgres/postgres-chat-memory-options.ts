@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { Rules, type OptionRules } from '../../core/validate-options.js';
+import { postgresStoreRules } from '../../postgres/postgres-store-rules.js';
 import { DEFAULT_MAX_MEDIA_BYTES } from '../stored-media.js';
 
 /**
@@ -48,29 +49,12 @@ export const POSTGRES_CHAT_MEMORY_DEFAULTS = {
 } as const;
 
 /**
- * A table name the repository accepts: a plain SQL identifier of at most 63 characters.
- * @internal
- */
-export const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
-/**
  * The checks of {@link PostgresChatMemoryRepositoryOptions}.
  * @internal
  */
 export const POSTGRES_CHAT_MEMORY_RULES = {
-  pool: Rules.custom(
-    "a pg Pool (import pg from 'pg'; new pg.Pool({ connectionString }))",
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      typeof (value as Record<string, unknown>)['query'] === 'function' &&
-      typeof (value as Record<string, unknown>)['connect'] === 'function',
-  ),
-  tableName: Rules.custom(
-    'a SQL identifier: letters, digits and underscores, not starting with a digit',
-    (value) => typeof value === 'string' && TABLE_NAME.test(value),
-  ),
-  createTable: Rules.boolean,
+  // The table name: a plain SQL identifier of at most 63 characters (PostgreSQL's limit).
+  ...postgresStoreRules(63),
   maxMediaBytes: Rules.integer(0),
   appendIdsKept: Rules.integer(1, 1000),
 } as const satisfies OptionRules<PostgresChatMemoryRepositoryOptions>;

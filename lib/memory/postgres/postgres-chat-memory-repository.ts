@@ -10,7 +10,6 @@ import type { MessageRow } from '../message-row.js';
 import {
   POSTGRES_CHAT_MEMORY_DEFAULTS,
   POSTGRES_CHAT_MEMORY_RULES,
-  TABLE_NAME,
   type PostgresChatMemoryRepositoryOptions,
 } from './postgres-chat-memory-options.js';
 import { queryRetryingOnDrop } from './postgres-connection.js';
@@ -101,7 +100,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
    * @returns The statements, as one script.
    */
   static schemaSql(tableName: string = POSTGRES_CHAT_MEMORY_DEFAULTS.tableName): string {
-    if (!TABLE_NAME.test(tableName)) {
+    if (!POSTGRES_CHAT_MEMORY_RULES.tableName.test(tableName)) {
       throw new InvalidOptionsError({
         option: 'tableName',
         value: tableName,

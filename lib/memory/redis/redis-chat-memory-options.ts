@@ -1,4 +1,5 @@
 import { Rules, type OptionRules } from '../../core/validate-options.js';
+import { REDIS_STORE_RULES } from '../../redis/redis-store-rules.js';
 import { DEFAULT_MAX_MEDIA_BYTES } from '../stored-media.js';
 import type { RedisCommandClient } from './redis-command-client.js';
 
@@ -44,14 +45,7 @@ export const REDIS_CHAT_MEMORY_DEFAULTS = {
  * @internal
  */
 export const REDIS_CHAT_MEMORY_RULES = {
-  client: Rules.custom(
-    "a connected Redis client with sendCommand (import { createClient } from 'redis')",
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      typeof (value as Record<string, unknown>)['sendCommand'] === 'function',
-  ),
-  keyPrefix: Rules.custom('a string', (value) => typeof value === 'string'),
+  ...REDIS_STORE_RULES,
   maxUpdateAttempts: Rules.integer(1, 1000),
   maxMediaBytes: Rules.integer(0),
 } as const satisfies OptionRules<RedisChatMemoryRepositoryOptions>;

@@ -36,8 +36,6 @@ export interface SqliteChatMemoryRepositoryOptions {
   maxMediaBytes?: number;
 }
 
-const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
 const SQLITE_DEFAULTS = {
   tableName: 'rx_advisors_chat_memory',
   maxMediaBytes: DEFAULT_MAX_MEDIA_BYTES,
@@ -50,10 +48,7 @@ const SQLITE_RULES = {
       (value) => isSqliteDatabase(value, 'pragma'),
     ),
   ),
-  tableName: Rules.custom(
-    'a SQL identifier: letters, digits and underscores, not starting with a digit',
-    (value) => typeof value === 'string' && TABLE_NAME.test(value),
-  ),
+  tableName: Rules.sqlIdentifier(63),
   maxMediaBytes: Rules.custom(
     'an integer of at least 0 (bytes of inline media per message)',
     (value) => Number.isSafeInteger(value) && (value as number) >= 0,

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { Rules, type OptionRules } from '../../core/validate-options.js';
+import { postgresStoreRules } from '../../postgres/postgres-store-rules.js';
 import { RUN_JOURNAL_LIMIT_DEFAULTS, RUN_JOURNAL_LIMIT_RULES } from '../journal-limits.js';
 import type { RunJournalLimits } from '../run-journal.js';
 
@@ -39,11 +40,11 @@ export const POSTGRES_RUN_JOURNAL_DEFAULTS = {
 };
 
 /**
- * A table name the journal accepts: an SQL identifier short enough for `_runs` and
- * `_expires` to follow it within PostgreSQL's 63 characters.
+ * The rules of the journal's own options (`pool`, `tableName`, `createTable`): a table name
+ * short enough for `_runs` and `_expires` to follow it within PostgreSQL's 63 characters.
  * @internal
  */
-export const RUN_TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,53}$/;
+export const POSTGRES_RUN_STORE_RULES = postgresStoreRules(54);
 
 /**
  * The checks of {@link PostgresRunJournalOptions}.
@@ -51,19 +52,7 @@ export const RUN_TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,53}$/;
  */
 export const POSTGRES_RUN_JOURNAL_RULES: OptionRules<PostgresRunJournalOptions> = {
   ...RUN_JOURNAL_LIMIT_RULES,
-  pool: Rules.required(
-    Rules.custom(
-      "a pg Pool (import pg from 'pg'; new pg.Pool({ connectionString }))",
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        typeof (value as Record<string, unknown>)['query'] === 'function' &&
-        typeof (value as Record<string, unknown>)['connect'] === 'function',
-    ),
-  ),
-  tableName: Rules.custom(
-    'a SQL identifier of at most 54 characters: letters, digits and underscores, not starting with a digit',
-    (value) => typeof value === 'string' && RUN_TABLE_NAME.test(value),
-  ),
-  createTable: Rules.boolean,
+  ...POSTGRES_RUN_STORE_RULES,
+  // In the place of the shared `pool` rule (the key order, hence the first error, holds).
+  pool: Rules.required(POSTGRES_RUN_STORE_RULES.pool),
 };

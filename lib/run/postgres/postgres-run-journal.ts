@@ -10,7 +10,7 @@ import { isConnectionLoss, postgresRunFailure } from './postgres-run-failure.js'
 import {
   POSTGRES_RUN_JOURNAL_DEFAULTS,
   POSTGRES_RUN_JOURNAL_RULES,
-  RUN_TABLE_NAME,
+  POSTGRES_RUN_STORE_RULES,
   type PostgresRunJournalOptions,
 } from './postgres-run-journal-options.js';
 import { runJournalSchemaSql, runJournalStatements } from './postgres-run-journal-sql.js';
@@ -69,11 +69,11 @@ export class PostgresRunJournal implements RunJournal {
    * @returns `CREATE TABLE IF NOT EXISTS` and `CREATE INDEX IF NOT EXISTS` statements.
    */
   static schemaSql(tableName: string = POSTGRES_RUN_JOURNAL_DEFAULTS.tableName): string {
-    if (!RUN_TABLE_NAME.test(tableName)) {
+    if (!POSTGRES_RUN_STORE_RULES.tableName.test(tableName)) {
       throw new InvalidOptionsError({
         option: 'tableName',
         value: tableName,
-        expected: POSTGRES_RUN_JOURNAL_RULES.tableName?.expected ?? 'a SQL identifier',
+        expected: POSTGRES_RUN_STORE_RULES.tableName.expected,
       });
     }
     return runJournalSchemaSql(tableName);

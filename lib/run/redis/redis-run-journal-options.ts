@@ -1,4 +1,5 @@
 import { Rules, type OptionRules } from '../../core/validate-options.js';
+import { REDIS_STORE_RULES } from '../../redis/redis-store-rules.js';
 import { RUN_JOURNAL_LIMIT_DEFAULTS, RUN_JOURNAL_LIMIT_RULES } from '../journal-limits.js';
 import type { RunJournalLimits } from '../run-journal.js';
 
@@ -67,15 +68,8 @@ export const REDIS_RUN_JOURNAL_DEFAULTS = {
  */
 export const REDIS_RUN_JOURNAL_RULES: OptionRules<RedisRunJournalOptions> = {
   ...RUN_JOURNAL_LIMIT_RULES,
-  client: Rules.required(
-    Rules.custom(
-      "a connected Redis client with sendCommand (import { createClient } from 'redis')",
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        typeof (value as Record<string, unknown>)['sendCommand'] === 'function',
-    ),
-  ),
-  keyPrefix: Rules.custom('a string', (value) => typeof value === 'string'),
+  ...REDIS_STORE_RULES,
+  // In the place of the shared `client` rule (the key order, hence the first error, holds).
+  client: Rules.required(REDIS_STORE_RULES.client),
   commandTimeoutMs: Rules.integer(1),
 };

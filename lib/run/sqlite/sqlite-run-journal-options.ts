@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { Rules, type OptionRules } from '../../core/validate-options.js';
+import { isSqliteDatabase } from '../../sqlite/is-sqlite-database.js';
 import { RUN_JOURNAL_LIMIT_DEFAULTS, RUN_JOURNAL_LIMIT_RULES } from '../journal-limits.js';
 import type { RunJournalLimits } from '../run-journal.js';
 
@@ -90,18 +91,11 @@ export const SQLITE_RUN_JOURNAL_RULES: OptionRules<SqliteRunJournalOptions> = {
   ...RUN_JOURNAL_LIMIT_RULES,
   database: Rules.custom(
     "an open better-sqlite3 Database (import Database from 'better-sqlite3'; new Database('runs.db'))",
-    (value) => {
-      if (typeof value !== 'object' || value === null) return false;
-      const db = value as Record<string, unknown>;
-      return typeof db['prepare'] === 'function' && typeof db['transaction'] === 'function';
-    },
+    (value) => isSqliteDatabase(value),
   ),
   path: Rules.nonEmptyString,
   // 63 characters at most, `_runs` and `_expires` included.
-  tableName: Rules.custom(
-    'a SQL identifier of at most 54 characters: letters, digits and underscores, not starting with a digit',
-    (value) => typeof value === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,53}$/.test(value),
-  ),
+  tableName: Rules.sqlIdentifier(54),
   synchronous: Rules.oneOf('side-effects', 'full', 'normal'),
   now: Rules.func,
 };

@@ -64,8 +64,6 @@ const SQLITE_DEFAULTS = {
   name: 'sqlite',
 } as const;
 
-const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,54}$/;
-
 const SQLITE_RULES: OptionRules<SqliteVectorStoreOptions> = {
   database: Rules.required(
     Rules.custom(
@@ -80,10 +78,7 @@ const SQLITE_RULES: OptionRules<SqliteVectorStoreOptions> = {
     ),
   ),
   dimensions: Rules.integer(1, 8192),
-  tableName: Rules.custom(
-    'a SQL identifier of at most 55 characters: letters, digits and underscores, not starting with a digit',
-    (value) => typeof value === 'string' && TABLE_NAME.test(value),
-  ),
+  tableName: Rules.sqlIdentifier(55),
   maxTopK: Rules.integer(1, KNN_LIMIT - 1),
   maxFilterLength: Rules.integer(1),
   maxFilterDepth: Rules.integer(1, 1000),
