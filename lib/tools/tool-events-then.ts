@@ -108,5 +108,11 @@ class ToolEventsSubscriber<R> extends Subscriber<ToolCallEvent> {
 export function preliminaryTarget(
   subscriber: Subscriber<ToolCallEvent>,
 ): Subscriber<ToolResultChunk> {
-  return subscriber instanceof ToolEventsSubscriber ? subscriber.out : subscriber;
+  return isToolEventsSubscriber(subscriber) ? subscriber.out : subscriber;
+}
+
+function isToolEventsSubscriber(
+  subscriber: Subscriber<ToolCallEvent>,
+): subscriber is ToolEventsSubscriber<unknown> {
+  return subscriber instanceof ToolEventsSubscriber;
 }

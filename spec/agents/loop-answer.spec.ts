@@ -260,8 +260,7 @@ describe('agentTool: the answer from the child loop, as the parent model reads i
       { text: 'planner done' },
     ]);
     const agent = agentTool({
-      client: childClient({ rounds: [{ text: 'first answer' }, { text: 'second answer' }] })
-        .client,
+      client: childClient({ rounds: [{ text: 'first answer' }, { text: 'second answer' }] }).client,
       name: 'research',
       description: 'd',
     });

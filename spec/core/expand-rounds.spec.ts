@@ -77,7 +77,7 @@ describe('expandRounds', () => {
     const scheduler = () =>
       new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
-    it('emits every round\'s values as they come, the steps left out', () => {
+    it("emits every round's values as they come, the steps left out", () => {
       scheduler().run(({ cold, expectObservable }) => {
         const source = cold<Item>('-a--S|');
         const second = cold<Item>('  -b-T|');
@@ -94,9 +94,7 @@ describe('expandRounds', () => {
         // The step comes before the source completes; the round outlives it.
         const source = cold<Item>('-S---|');
         const round = cold<Item>(' --a-----b|');
-        expectObservable(source.pipe(expandRounds(isLetterStep, () => round))).toBe(
-          '---a-----b|',
-        );
+        expectObservable(source.pipe(expandRounds(isLetterStep, () => round))).toBe('---a-----b|');
       });
     });
 
