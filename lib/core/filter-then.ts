@@ -1,4 +1,4 @@
-import { isObservable, Observable, Subscriber, type Subscription } from 'rxjs';
+import { isObservable, Observable, type Subscription } from 'rxjs';
 
 /**
  * The values of `source$` that pass `keep`, then, once it completes, the values `then()`
@@ -37,86 +37,52 @@ export function filterThen<T, R>(
   sourceFailed?: (err: unknown) => void,
 ): Observable<T | R> {
   return new Observable<T | R>((subscriber) => {
-    const head = new FilterThenSubscriber(subscriber, keep, then, sourceFailed);
-    source$.subscribe(head);
+    let tail: Subscription | undefined;
+    // The subscriber itself, as `defer` passes it: no wrapper per value of the tail (every
+    // chunk of a nested agent passes two tails, the round's and its tools').
+    const follow = (rest$: Observable<R>): void => {
+      tail = rest$.subscribe(subscriber);
+    };
+    const head = source$.subscribe({
+      next: (value) => {
+        if (subscriber.closed) return;
+        let kept: boolean;
+        try {
+          kept = keep(value);
+        } catch (err) {
+          subscriber.error(err);
+          return;
+        }
+        if (kept) subscriber.next(value);
+      },
+      error: (err: unknown) => {
+        sourceFailed?.(err);
+        subscriber.error(err);
+      },
+      complete: () => {
+        // `keep` threw on a synchronous source: the stream has failed, nothing follows.
+        if (subscriber.closed) return;
+        let rest: readonly R[] | Observable<R>;
+        try {
+          rest = then();
+        } catch (err) {
+          subscriber.error(err);
+          return;
+        }
+        if (isObservable(rest)) {
+          follow(rest);
+          return;
+        }
+        for (const value of rest) {
+          if (subscriber.closed) return;
+          subscriber.next(value);
+        }
+        subscriber.complete();
+      },
+    });
     return () => {
       head.unsubscribe();
-      head.tail?.unsubscribe();
+      tail?.unsubscribe();
     };
   });
-}
-
-/**
- * `filterThen`'s subscriber to `source$`: every chunk of a tool-loop round passes its
- * `next`, so it is a `Subscriber` subclass RxJS subscribes with as it is (no observer
- * object, no `SafeSubscriber` between: one call per value; `lib/core/direct-subscriber.ts`).
- * Its `next` never throws.
- */
-class FilterThenSubscriber<T, R> extends Subscriber<T> {
-  /** What `then()` returned, when an Observable: subscribed with `out` itself. */
-  tail: Subscription | undefined = undefined;
-
-  constructor(
-    private readonly out: Subscriber<T | R>,
-    private readonly keep: (value: T) => boolean,
-    private readonly then: () => readonly R[] | Observable<R>,
-    private readonly sourceFailed: ((err: unknown) => void) | undefined,
-  ) {
-    super();
-  }
-
-  override next(value: T): void {
-    const { out } = this;
-    if (this.isStopped || out.closed) return;
-    let kept: boolean;
-    try {
-      kept = this.keep(value);
-    } catch (err) {
-      out.error(err);
-      return;
-    }
-    if (kept) out.next(value);
-  }
-
-  protected override _error(err: unknown): void {
-    try {
-      this.sourceFailed?.(err);
-      this.out.error(err);
-    } finally {
-      this.unsubscribe();
-    }
-  }
-
-  protected override _complete(): void {
-    try {
-      this.follow();
-    } finally {
-      this.unsubscribe();
-    }
-  }
-
-  /** `source$` completed: what `then()` returns follows. */
-  private follow(): void {
-    const { out } = this;
-    // `keep` threw on a synchronous source: the stream has failed, nothing follows.
-    if (out.closed) return;
-    let rest: readonly R[] | Observable<R>;
-    try {
-      rest = this.then();
-    } catch (err) {
-      out.error(err);
-      return;
-    }
-    if (isObservable(rest)) {
-      // The subscriber itself, as `defer` passes it: no wrapper per value of the tail
-      // (every chunk of a nested agent passes two tails, the round's and its tools').
-      this.tail = rest.subscribe(out);
-      return;
-    }
-    for (const value of rest) {
-      if (out.closed) return;
-      out.next(value);
-    }
-    out.complete();
-  }
 }
