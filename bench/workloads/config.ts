@@ -27,7 +27,7 @@ export const fullConfig: BenchConfig = {
   w1PeerPlan: (n) => (n <= 10_000 ? { warmup: 1, samples: 3 } : { warmup: 0, samples: 1 }),
   w2Rounds: [20, 100],
   // The tool loop has many functions for the JIT to optimize: short warm-ups measured 2×.
-  w2Plan: { warmup: 150, samples: 9 },
+  w2Plan: { warmup: 400, samples: 9 },
   w2PeerPlan: { warmup: 1, samples: 4 },
   w3: { streams: 1000, chunks: 200 },
   w3Plan: { warmup: 0, samples: 2 },
