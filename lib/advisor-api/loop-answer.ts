@@ -21,7 +21,7 @@ export const LOOP_ANSWER_KEY = 'rx-advisors.agent.loop-answer';
  * ```ts
  * const slot = new LoopAnswer();
  * const chunks$ = client.prompt('Hi').advisorParams({ [LOOP_ANSWER_KEY]: slot }).stream().chunks();
- * // at completion: slot.claimed ? slot.take() : what the chunks add up to
+ * // at completion: slot.claimed ? slot.text : what the chunks add up to
  * ```
  */
 export class LoopAnswer {
@@ -42,17 +42,6 @@ export class LoopAnswer {
    */
   addRound(text: string, cleared: boolean): void {
     this.text = cleared ? text : this.text + text;
-  }
-
-  /**
-   * The answer, taken once the call completed, and the slot emptied: the loop's text is
-   * the reader's from then on.
-   * @returns The text of the loop's outbound chunks.
-   */
-  take(): string {
-    const { text } = this;
-    this.text = '';
-    return text;
   }
 }
 

@@ -196,7 +196,7 @@ class NestedRunSubscriber extends Subscriber<ChatChunk> {
       const { slot } = this;
       answer$ =
         slot !== undefined && slot.claimed
-          ? of(slot.take())
+          ? of(slot.text)
           : answerOf(this.response.build(), this.output);
     } catch (cause) {
       this.fail(cause);

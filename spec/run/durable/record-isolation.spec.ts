@@ -15,6 +15,7 @@ import type { RunRecord } from '../../../lib/run/run-record';
 import { MockChatModel } from '../../../lib/testing/mock-chat-model';
 import { ToolCallingAdvisor } from '../../../lib/tools/tool-calling-advisor';
 import { tool } from '../../../lib/tools/tool-fn';
+import { look } from './support/look-tool';
 
 const key = { owner: 'o', runId: 'r1' };
 const ROUNDS = 2;
@@ -153,13 +154,6 @@ describe('InMemoryRunJournal keeps what the durable run recorded', () => {
       ),
       of<ChatChunk[]>({ type: 'text-delta', text: 'Done.' }, { type: 'finish', reason: 'stop' }),
     ]);
-    const look = tool({
-      name: 'look',
-      description: 'Looks',
-      parameters: { type: 'object', properties: {} },
-      idempotent: true,
-      execute: () => 'seen',
-    });
     const client = ChatClient.builder(model)
       .defaultAdvisors(new DurableRunAdvisor({ journal, owner: 'o' }), new ToolCallingAdvisor())
       .defaultTools(look)

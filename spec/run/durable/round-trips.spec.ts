@@ -8,7 +8,7 @@ import { RedisRunJournal } from '../../../lib/run/redis/index';
 import type { RunJournal } from '../../../lib/run/run-journal';
 import { MockChatModel } from '../../../lib/testing/mock-chat-model';
 import { ToolCallingAdvisor } from '../../../lib/tools/tool-calling-advisor';
-import { tool } from '../../../lib/tools/tool-fn';
+import { look } from './support/look-tool';
 import {
   describeWith,
   postgresPlan,
@@ -32,13 +32,6 @@ function loopClient(journal: RunJournal): ChatClient {
     return round <= TOOL_ROUNDS
       ? { toolCalls: [{ id: `c${round}`, name: 'look', arguments: {} }] }
       : { text: 'Done.' };
-  });
-  const look = tool({
-    name: 'look',
-    description: 'Looks',
-    parameters: { type: 'object', properties: {} },
-    idempotent: true,
-    execute: () => 'seen',
   });
   return ChatClient.builder(model)
     .defaultAdvisors(new DurableRunAdvisor({ journal, owner: 'o' }), new ToolCallingAdvisor())
