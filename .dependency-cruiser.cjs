@@ -12,7 +12,8 @@ const LAYERS = {
   'advisor-api': ['core', 'errors'],
   tools: ['advisor-api', 'schema', 'core', 'errors'],
   output: ['advisor-api', 'schema', 'core', 'errors'],
-  // sqlite/: what the SQLite stores share (the failure reasons from SQLite's codes); no entry point.
+  // sqlite/: what the SQLite stores share (the failure reasons from SQLite's codes, the
+  // database check, the setup retried on a new file's race); no entry point.
   sqlite: ['errors'],
   // redis/, postgres/: what the Redis and the PostgreSQL stores share (the client check, the
   // option rules), memory and run journal alike; no entry point.

@@ -1,16 +1,24 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { setUpSqlite } from '../../sqlite/set-up-sqlite.js';
 
 /**
  * Creates the memory table when it is missing (keyed by conversation and position,
  * `WITHOUT ROWID`: the primary key is the table), adds the columns a table of an earlier
- * version lacks, and switches a file database to WAL (readers never wait for the writer).
+ * version lacks, and switches a file database to WAL (readers never wait for the writer);
+ * retried while another process sets the same file up (`setUpSqlite`).
  * @internal
  * @param db The application's database.
  * @param table The table name, quoted.
  * @returns Whether the table has the `window_start` column (a read-only one may not).
  */
 export function createSqliteTable(db: BetterSqlite3.Database, table: string): boolean {
-  if (!db.memory && !db.readonly) db.pragma('journal_mode = WAL');
+  return setUpSqlite(db, () => {
+    createTable(db, table);
+    return addColumns(db, table);
+  });
+}
+
+function createTable(db: BetterSqlite3.Database, table: string): void {
   db.exec(
     `CREATE TABLE IF NOT EXISTS ${table} (
         conversation_id TEXT NOT NULL,
@@ -28,7 +36,6 @@ export function createSqliteTable(db: BetterSqlite3.Database, table: string): bo
         PRIMARY KEY (conversation_id, position)
       ) WITHOUT ROWID`,
   );
-  return addColumns(db, table);
 }
 
 /**

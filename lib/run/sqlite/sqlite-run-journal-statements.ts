@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { setUpSqlite } from '../../sqlite/set-up-sqlite.js';
 
 /** A run's row: its record count and bytes, and when it expires (ms), as of its last refresh. */
 export interface RunRow {
@@ -38,7 +39,8 @@ export interface SqliteRunStatements {
 
 /**
  * Creates the journal's tables when they are missing, switches a file database to WAL
- * (readers never wait for the writer), and prepares the statements. The records' table is
+ * (readers never wait for the writer), and prepares the statements, retried while another
+ * process sets the same file up (`setUpSqlite`). The records' table is
  * a rowid table in append order with a unique index on (owner, run, seq): an append adds
  * its rows at the table's end (a new page when the last one is full, nothing rebalanced)
  * and one small index entry, whatever other runs are being written. Each record row holds
@@ -57,10 +59,16 @@ export function prepareRunStatements(
   tableName: string,
   synchronous: 'FULL' | 'NORMAL' | undefined,
 ): SqliteRunStatements {
-  const records = `"${tableName}"`;
-  const runs = `"${tableName}_runs"`;
-  if (!db.memory && !db.readonly) db.pragma('journal_mode = WAL');
   if (synchronous !== undefined) db.pragma(`synchronous = ${synchronous}`);
+  return setUpSqlite(db, () => {
+    createTables(db, tableName);
+    return prepare(db, tableName);
+  });
+}
+
+/** The runs' table and the records' table, made when missing. */
+function createTables(db: BetterSqlite3.Database, tableName: string): void {
+  const runs = `"${tableName}_runs"`;
   db.exec(`
     CREATE TABLE IF NOT EXISTS ${runs} (
       owner TEXT NOT NULL,
@@ -72,6 +80,12 @@ export function prepareRunStatements(
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS "${tableName}_expires" ON ${runs} (expires_at);`);
   createRecordsTable(db, tableName);
+}
+
+/** The journal's statements. */
+function prepare(db: BetterSqlite3.Database, tableName: string): SqliteRunStatements {
+  const records = `"${tableName}"`;
+  const runs = `"${tableName}_runs"`;
   const where = 'WHERE owner = ? AND run_id = ?';
   return {
     run: db.prepare(`SELECT length, bytes, expires_at FROM ${runs} ${where}`),

@@ -4,6 +4,7 @@ import { VectorDimensionError } from '../../errors/vector-dimension-error.js';
 import { VectorStoreError } from '../../errors/vector-store-error.js';
 import type { Document } from '../document.js';
 import { errorMessageOf } from '../../errors/error-details.js';
+import { setUpSqlite } from '../../sqlite/set-up-sqlite.js';
 
 /** A candidate of a search: a document's row, its id and its cosine distance. @internal */
 export interface Candidate {
@@ -54,17 +55,18 @@ export class SqliteVectorTables {
     this.vectorsName = `${table}_vectors`;
     this.vectors = `"${this.vectorsName}"`;
     loadExtension(db, table);
-    if (!db.memory && !db.readonly) db.pragma('journal_mode = WAL');
-    db.exec(
-      `CREATE TABLE IF NOT EXISTS ${this.documents} (
-        row_id INTEGER PRIMARY KEY,
-        id TEXT NOT NULL UNIQUE,
-        text TEXT NOT NULL,
-        metadata BLOB NOT NULL,
-        zero_vector INTEGER NOT NULL
-      )`,
-    );
-    const stored = storedDimensions(db, this.vectorsName);
+    const stored = setUpSqlite(db, () => {
+      db.exec(
+        `CREATE TABLE IF NOT EXISTS ${this.documents} (
+          row_id INTEGER PRIMARY KEY,
+          id TEXT NOT NULL UNIQUE,
+          text TEXT NOT NULL,
+          metadata BLOB NOT NULL,
+          zero_vector INTEGER NOT NULL
+        )`,
+      );
+      return storedDimensions(db, this.vectorsName);
+    });
     if (stored !== undefined && dimensions !== undefined && stored !== dimensions) {
       throw new VectorDimensionError({ expected: stored, actual: dimensions });
     }
