@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { tempDataDir } from './demo-test-kit';
+import { alive, gone } from '../support/process-alive';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -18,15 +19,6 @@ function portAnswers(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('npm start', () => {
@@ -61,10 +53,7 @@ describe('npm start', () => {
       npm.kill('SIGTERM');
       await exited;
       // The server's own process may take a moment after npm is gone: wait for the group.
-      for (let i = 0; i < 100 && alive(-npm.pid!); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(alive(-npm.pid!)).toBe(false);
+      expect(await gone(-npm.pid!)).toBe(true);
       expect(await portAnswers(port)).toBe(false);
       expect(output).toMatch(/SIGTERM \(the launcher, npm start, has exited\): stopping/);
       expect(output).toContain('stopped: server closed, streams unsubscribed, database closed');

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gone } from '../support/process-alive';
 
 const script = join(__dirname, '..', '..', 'scripts', 'ci-test.mjs');
 
@@ -34,15 +35,6 @@ async function ciTest(
   return { code, stderr };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe('scripts/ci-test.mjs (CI’s test step)', () => {
   let folder: string;
   beforeEach(() => {
@@ -67,7 +59,6 @@ describe('scripts/ci-test.mjs (CI’s test step)', () => {
     expect(code).toBe(1);
     expect(stderr).toContain('did not exit 1 s after writing its results');
     const leaked = Number(readFileSync(join(folder, 'leaked.pid'), 'utf8'));
-    for (let i = 0; i < 100 && alive(leaked); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(alive(leaked)).toBe(false);
+    expect(await gone(leaked)).toBe(true);
   }, 60_000);
 });

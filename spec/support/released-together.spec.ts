@@ -1,24 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gone } from './process-alive';
 import { runReleasedTogether } from './released-together';
 
 const script = join(__dirname, 'released-child.ts');
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Waits (at most 10 s) until the process is gone; `false` when it is still there. */
-async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 200 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  return !alive(pid);
-}
 
 describe('runReleasedTogether (the two-process tests harness)', () => {
   let folder: string;
