@@ -11,6 +11,7 @@ import {
   type McpStdioServer,
 } from 'rx-advisors/mcp';
 import { MockChatModel } from 'rx-advisors/testing';
+import { alive } from '../support/process-alive';
 import { TODAY } from './fixtures/test-mcp-server.js';
 
 jest.setTimeout(30_000);
@@ -24,15 +25,6 @@ const stdioServer: McpStdioServer = {
 
 const toolResults = (request: ChatRequest | undefined): ToolMessage[] =>
   (request?.messages ?? []).filter((m): m is ToolMessage => m.role === 'tool');
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const waitFor = async (check: () => boolean, ms = 10_000): Promise<void> => {
   const end = Date.now() + ms;
@@ -50,7 +42,7 @@ const childPids = (): string[] =>
   execFileSync('ps', ['-o', 'pid=', '--ppid', String(process.pid)], { encoding: 'utf8' })
     .split('\n')
     .map((line) => line.trim())
-    .filter((pid) => pid !== '' && isAlive(Number(pid)));
+    .filter((pid) => pid !== '' && alive(Number(pid)));
 
 describe('MCP tools over stdio (a real SDK server in a child process)', () => {
   it('runs the seed scenario, then close() ends the child process', async () => {
@@ -75,9 +67,9 @@ describe('MCP tools over stdio (a real SDK server in a child process)', () => {
     expect(text).toBe('ada and grace.');
     expect(date).toBe(TODAY);
     expect(toolResults(model.requests[2])[2]?.content).toBe('["ada","grace"]');
-    expect(isAlive(Number(pid))).toBe(true);
+    expect(alive(Number(pid))).toBe(true);
     await source.close();
-    await waitFor(() => !isAlive(Number(pid)));
+    await waitFor(() => !alive(Number(pid)));
   });
 
   it('per-call advisor: unsubscribing the chat stream cancels the call and ends the child', async () => {
@@ -94,11 +86,11 @@ describe('MCP tools over stdio (a real SDK server in a child process)', () => {
     const subscription = client.prompt('x').stream().chunks().subscribe();
     await waitFor(() => model.requests.length === 2);
     const pid = Number(toolResults(model.requests[1])[0]?.content);
-    expect(isAlive(pid)).toBe(true);
+    expect(alive(pid)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 200));
     subscription.unsubscribe();
 
-    await waitFor(() => !isAlive(pid));
+    await waitFor(() => !alive(pid));
     expect(cancellations()).toBeGreaterThan(before);
   });
 
@@ -122,9 +114,9 @@ describe('MCP tools over stdio (a real SDK server in a child process)', () => {
     expect(crashed?.content).toMatch(/The tool "crash" failed: .*Connection closed/);
     expect(second?.isError).toBeUndefined();
     expect(second?.content).not.toBe(first?.content);
-    expect(isAlive(Number(first?.content))).toBe(false);
+    expect(alive(Number(first?.content))).toBe(false);
     await source.close();
-    await waitFor(() => !isAlive(Number(second?.content)));
+    await waitFor(() => !alive(Number(second?.content)));
   });
 
   it('rejects with a McpConnectionError when the command cannot start', async () => {
